@@ -1,0 +1,354 @@
+//! Game records and position strings: compact text that round-trips exactly.
+//!
+//! # Game record
+//! `<game>:<moves>`, where `<game>` is `ultimate-standard`,
+//! `ultimate-tiebreak` or `classic`, and `<moves>` is every move in the
+//! primary notation with nothing between them (each move is exactly two
+//! characters), e.g. `ultimate-standard:e5e4d2`. Spaces between moves are
+//! accepted when reading. Only letters, digits, `-` and `:` are used, so a
+//! record can stand in a URL fragment as it is.
+//!
+//! # Position string
+//! `<game> <grid> <target>` for Ultimate and `<game> <grid>` for Classic.
+//! `<grid>` lists the rows top to bottom, separated by `/`, each cell `x`,
+//! `o` or `.`; `<target>` is the board (0-8) the next move must be in, or `-`
+//! for any open board. The side to move follows from the counts (X moves
+//! first). For example, after `e5`:
+//! `ultimate-standard ........./........./........./........./....x..../........./........./........./......... 4`.
+
+use alloc::string::String;
+use core::fmt::Write;
+
+use crate::notation::{Cursor, ParseError, ParseErrorKind};
+use crate::{Classic, Game, GameKind, History, Move, Rules, Ultimate};
+
+/// The header naming a game and its rule set.
+#[must_use]
+pub fn header(kind: GameKind, rules: Rules) -> &'static str {
+    match (kind, rules) {
+        (GameKind::Ultimate, Rules::Standard) => "ultimate-standard",
+        (GameKind::Ultimate, Rules::TieBreak) => "ultimate-tiebreak",
+        (GameKind::Classic, _) => "classic",
+    }
+}
+
+/// Reads a header and returns the game and rules it names.
+fn read_header(cur: &mut Cursor<'_>, text: &str) -> Result<(GameKind, Rules), ParseError> {
+    let start = cur.pos;
+    while cur
+        .peek()
+        .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'-')
+    {
+        cur.bump();
+    }
+    let word = &text[start..cur.pos];
+    let found = match word.to_ascii_lowercase().as_str() {
+        "ultimate-standard" | "ultimate" => (GameKind::Ultimate, Rules::Standard),
+        "ultimate-tiebreak" => (GameKind::Ultimate, Rules::TieBreak),
+        "classic" => (GameKind::Classic, Rules::Standard),
+        "" => return Err(ParseError::new(start, ParseErrorKind::Empty)),
+        _ => return Err(ParseError::new(start, ParseErrorKind::UnknownGame)),
+    };
+    Ok(found)
+}
+
+/// A game of either kind, as read from a record or position string.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnyGame {
+    /// An Ultimate game.
+    Ultimate(History<Ultimate>),
+    /// A Classic game.
+    Classic(History<Classic>),
+}
+
+/// Writes the record of every move in `history` (including moves after the
+/// cursor), starting from the empty board.
+///
+/// A history that starts from a set-up position has no record of its own;
+/// write its start with [`position_string`] instead.
+#[must_use]
+pub fn record_string<G: Game>(history: &History<G>) -> String {
+    let mut out = String::from(header(G::KIND, history.start().rules()));
+    out.push(':');
+    for m in history.moves() {
+        let _ = write!(out, "{m}");
+    }
+    out
+}
+
+/// Reads a game record, replaying and checking every move.
+///
+/// # Errors
+/// Where the record went wrong: a bad header, a malformed move, or an
+/// illegal one (with its index and reason).
+pub fn parse_record(text: &str) -> Result<AnyGame, ParseError> {
+    let mut cur = Cursor::new(text);
+    cur.skip_spaces();
+    let (kind, rules) = read_header(&mut cur, text)?;
+    if cur.bump() != Some(b':') {
+        return Err(ParseError::new(
+            cur.pos.saturating_sub(1),
+            ParseErrorKind::Expected("':' after the game name"),
+        ));
+    }
+    match kind {
+        GameKind::Ultimate => {
+            read_moves(&mut cur, text, Ultimate::new(rules)).map(AnyGame::Ultimate)
+        }
+        GameKind::Classic => read_moves(&mut cur, text, Classic::new()).map(AnyGame::Classic),
+    }
+}
+
+fn read_moves<G: Game>(
+    cur: &mut Cursor<'_>,
+    text: &str,
+    start: G,
+) -> Result<History<G>, ParseError> {
+    let mut history = History::new(start);
+    loop {
+        cur.skip_spaces();
+        if cur.at_end() {
+            return Ok(history);
+        }
+        let at = cur.pos;
+        let end = (at + 2).min(text.len());
+        let chunk = text.get(at..end).ok_or(ParseError::new(
+            at,
+            ParseErrorKind::Expected("a move such as e5"),
+        ))?;
+        let m = G::parse_move(chunk).map_err(|e| ParseError::new(at + e.at, e.kind))?;
+        if chunk.len() < 2 {
+            return Err(ParseError::new(
+                at,
+                ParseErrorKind::Expected("a move such as e5"),
+            ));
+        }
+        let ply = history.len();
+        history
+            .play(m)
+            .map_err(|reason| ParseError::new(at, ParseErrorKind::Illegal { ply, reason }))?;
+        cur.pos = end;
+    }
+}
+
+/// Writes an Ultimate position string.
+#[must_use]
+pub fn position_string(pos: &Ultimate) -> String {
+    let mut out = String::from(header(GameKind::Ultimate, pos.rules()));
+    out.push(' ');
+    for row in 0..9 {
+        if row > 0 {
+            out.push('/');
+        }
+        for col in 0..9 {
+            let m = Move::from_row_col(row, col);
+            out.push(pos.cell(m.board, m.cell).map_or('.', |p| p.char()));
+        }
+    }
+    out.push(' ');
+    match pos.required_board() {
+        Some(b) => out.push(char::from(b'0' + b)),
+        None => out.push('-'),
+    }
+    out
+}
+
+/// Writes a Classic position string.
+#[must_use]
+pub fn classic_position_string(pos: &Classic) -> String {
+    let mut out = String::from("classic ");
+    for cell in 0..9u8 {
+        if cell > 0 && cell % 3 == 0 {
+            out.push('/');
+        }
+        out.push(pos.cell(cell).map_or('.', |p| p.char()));
+    }
+    out
+}
+
+/// Reads a position string of either game. The result is a history that
+/// starts at that position with no moves.
+///
+/// The pieces are checked for what a real game allows (X has as many pieces
+/// as O or one more; no small board won by both players; no big-board line
+/// for both; the target board open), though not for every subtle way a
+/// position can be unreachable.
+///
+/// # Errors
+/// Where and why the text is not a possible position.
+pub fn parse_position(text: &str) -> Result<AnyGame, ParseError> {
+    let mut cur = Cursor::new(text);
+    cur.skip_spaces();
+    let (kind, rules) = read_header(&mut cur, text)?;
+    if !cur.peek().is_some_and(|b| b.is_ascii_whitespace()) {
+        return Err(cur.error(ParseErrorKind::Expected("a space after the game name")));
+    }
+    cur.skip_spaces();
+    let size = if kind == GameKind::Ultimate { 9 } else { 3 };
+    let grid_at = cur.pos;
+    let mut cells = [[0u16; 9]; 2];
+    for row in 0..size {
+        if row > 0 && cur.bump() != Some(b'/') {
+            return Err(ParseError::new(
+                cur.pos.saturating_sub(1),
+                ParseErrorKind::Expected("'/' between rows"),
+            ));
+        }
+        for col in 0..size {
+            let at = cur.pos;
+            let (board, cell) = if size == 9 {
+                let m = Move::from_row_col(row, col);
+                (usize::from(m.board), m.cell)
+            } else {
+                (0, row * 3 + col)
+            };
+            match cur.bump() {
+                Some(b'x' | b'X') => cells[0][board] |= 1 << cell,
+                Some(b'o' | b'O') => cells[1][board] |= 1 << cell,
+                Some(b'.') => {}
+                _ => {
+                    return Err(ParseError::new(
+                        at,
+                        ParseErrorKind::Expected("a cell: x, o or ."),
+                    ))
+                }
+            }
+        }
+    }
+    let count = |p: usize| cells[p].iter().map(|m| m.count_ones()).sum::<u32>();
+    let (xs, os) = (count(0), count(1));
+    if xs != os && xs != os + 1 {
+        return Err(ParseError::new(
+            grid_at,
+            ParseErrorKind::Impossible("X must have as many pieces as O or one more"),
+        ));
+    }
+    let game = if kind == GameKind::Classic {
+        if crate::lines::has_line(cells[0][0]) && crate::lines::has_line(cells[1][0]) {
+            return Err(ParseError::new(
+                grid_at,
+                ParseErrorKind::Impossible("both players have a line"),
+            ));
+        }
+        AnyGame::Classic(History::new(Classic::from_cells([
+            cells[0][0],
+            cells[1][0],
+        ])))
+    } else {
+        for (x, o) in cells[0].iter().zip(&cells[1]) {
+            if crate::lines::has_line(*x) && crate::lines::has_line(*o) {
+                return Err(ParseError::new(
+                    grid_at,
+                    ParseErrorKind::Impossible("a small board has lines for both players"),
+                ));
+            }
+        }
+        if !cur.peek().is_some_and(|b| b.is_ascii_whitespace()) {
+            return Err(cur.error(ParseErrorKind::Expected("a space and the target board")));
+        }
+        cur.skip_spaces();
+        let target_at = cur.pos;
+        let target = match cur.peek() {
+            Some(b'-') => {
+                cur.bump();
+                None
+            }
+            _ => Some(cur.digit(8, "the target board must be 0 to 8 or -")?),
+        };
+        let pos = Ultimate::from_cells(rules, cells, target);
+        let won = |p| pos.won_boards(p);
+        if crate::lines::has_line(won(crate::Player::X))
+            && crate::lines::has_line(won(crate::Player::O))
+        {
+            return Err(ParseError::new(
+                grid_at,
+                ParseErrorKind::Impossible("both players have a line of boards"),
+            ));
+        }
+        if let Some(b) = target {
+            if pos.decided_boards() & (1 << b) != 0 {
+                return Err(ParseError::new(
+                    target_at,
+                    ParseErrorKind::Impossible("the target board is already decided"),
+                ));
+            }
+            if pos.is_over() {
+                return Err(ParseError::new(
+                    target_at,
+                    ParseErrorKind::Impossible("the game is over, so the target must be -"),
+                ));
+            }
+        }
+        AnyGame::Ultimate(History::new(pos))
+    };
+    cur.skip_spaces();
+    if cur.at_end() {
+        Ok(game)
+    } else {
+        Err(cur.error(ParseErrorKind::Trailing))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_move;
+
+    #[test]
+    fn record_round_trips() {
+        let mut h = History::new(Ultimate::new(Rules::TieBreak));
+        for text in ["e5", "e4", "d2", "b5"] {
+            h.play(parse_move(text).unwrap()).unwrap();
+        }
+        let rec = record_string(&h);
+        assert_eq!(rec, "ultimate-tiebreak:e5e4d2b5");
+        assert_eq!(parse_record(&rec), Ok(AnyGame::Ultimate(h)));
+        assert_eq!(
+            parse_record("ultimate-tiebreak: e5 e4 d2 b5"),
+            parse_record(&rec)
+        );
+    }
+
+    #[test]
+    fn record_errors_point_at_the_problem() {
+        let e = parse_record("ultimate-standard:e5a1").unwrap_err();
+        assert_eq!(e.at, 20);
+        assert!(matches!(e.kind, ParseErrorKind::Illegal { ply: 1, .. }));
+        assert_eq!(
+            parse_record("chess:e4").unwrap_err().kind,
+            ParseErrorKind::UnknownGame
+        );
+        assert_eq!(parse_record("classic:b2b").unwrap_err().at, 11);
+        assert_eq!(parse_record("classic:b2z9").unwrap_err().at, 10);
+        assert!(parse_record("classic b2").is_err());
+    }
+
+    #[test]
+    fn position_round_trips() {
+        let mut h = History::new(Ultimate::new(Rules::Standard));
+        for text in ["e5", "e4", "d2"] {
+            h.play(parse_move(text).unwrap()).unwrap();
+        }
+        let s = position_string(h.current());
+        let AnyGame::Ultimate(back) = parse_position(&s).unwrap() else {
+            panic!("wrong game");
+        };
+        assert_eq!(back.current().hash(), h.current().hash());
+        assert_eq!(
+            back.current().legal_moves()[..],
+            h.current().legal_moves()[..]
+        );
+        assert_eq!(position_string(back.current()), s);
+    }
+
+    #[test]
+    fn impossible_positions_are_refused() {
+        assert!(parse_position("classic xxx/.../...").is_err());
+        assert!(parse_position("classic xxx/ooo/x..").is_err());
+        assert!(parse_position("classic xo./.../..").is_err());
+        let grid = "........./........./........./........./....x..../........./........./........./.........";
+        assert!(parse_position(&alloc::format!("ultimate-standard {grid} 4")).is_ok());
+        assert!(parse_position(&alloc::format!("ultimate-standard {grid} 9")).is_err());
+        assert!(parse_position(&alloc::format!("ultimate-standard {grid} 4 extra")).is_err());
+    }
+}
