@@ -1,0 +1,124 @@
+//! Fuzzing the game-record reader: shared links and pasted imports reach
+//! `parse_record` straight from users, so no input may panic, every error must
+//! point inside the text, and whatever is accepted must be a legal game that
+//! writes back to the same record.
+
+use proptest::prelude::*;
+use uttt_core::record::{parse_record, record_string, AnyGame};
+use uttt_core::{Classic, Game, History, Rules, Ultimate};
+
+/// Plays a legal game from `choices`, each picking among the legal moves.
+fn legal_history<G: Game>(start: G, choices: &[u8]) -> History<G> {
+    let mut history = History::new(start);
+    for &c in choices {
+        let moves = history.current().legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves[usize::from(c) % moves.len()];
+        history.play(m).expect("a generated move is legal");
+    }
+    history
+}
+
+/// Writes a parsed game back to its record.
+fn rewrite(game: &AnyGame) -> String {
+    match game {
+        AnyGame::Ultimate(h) => record_string(h),
+        AnyGame::Classic(h) => record_string(h),
+    }
+}
+
+/// Text close to a record: a known header, then letters, digits, spaces and
+/// separators, so the fuzzer reaches the move reader and not only the header check.
+fn near_record() -> impl Strategy<Value = String> {
+    let header = prop_oneof![
+        Just("ultimate-standard:"),
+        Just("ultimate-tiebreak:"),
+        Just("classic:"),
+        Just("ultimate:"),
+        Just("Classic:"),
+        Just("ultimate-standard"),
+        Just(""),
+    ];
+    (header, "[a-jA-J0-9 :/\\-é]{0,60}").prop_map(|(h, body)| format!("{h}{body}"))
+}
+
+fn check_any(text: &str) -> Result<(), TestCaseError> {
+    match parse_record(text) {
+        Ok(game) => {
+            let again = rewrite(&game);
+            let back = parse_record(&again);
+            prop_assert_eq!(back.as_ref(), Ok(&game), "{} rewrote to {}", text, again);
+            // An accepted record is a game every prefix of which is legal.
+            let plies = match &game {
+                AnyGame::Ultimate(h) => h.len(),
+                AnyGame::Classic(h) => h.len(),
+            };
+            prop_assert!(plies <= Ultimate::MAX_PLIES);
+        }
+        Err(e) => prop_assert!(
+            e.at <= text.len(),
+            "error at {} past the end of {:?}",
+            e.at,
+            text
+        ),
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn arbitrary_text_never_panics(text in "\\PC{0,80}") {
+        check_any(&text)?;
+    }
+
+    #[test]
+    fn near_records_are_read_or_refused_cleanly(text in near_record()) {
+        check_any(&text)?;
+    }
+
+    #[test]
+    fn legal_games_round_trip(choices in prop::collection::vec(any::<u8>(), 0..90), tiebreak: bool) {
+        let rules = if tiebreak { Rules::TieBreak } else { Rules::Standard };
+        let h = legal_history(Ultimate::new(rules), &choices);
+        let text = record_string(&h);
+        prop_assert_eq!(parse_record(&text), Ok(AnyGame::Ultimate(h)));
+
+        let c = legal_history(Classic::new(), &choices);
+        let text = record_string(&c);
+        prop_assert_eq!(parse_record(&text), Ok(AnyGame::Classic(c)));
+    }
+
+    /// A shared link edited by hand: one character changed, removed or added.
+    #[test]
+    fn tampered_records_are_refused_or_still_legal(
+        choices in prop::collection::vec(any::<u8>(), 1..90),
+        at in any::<prop::sample::Index>(),
+        edit in 0u8..3,
+        ch in prop::char::range('0', 'z'),
+    ) {
+        let h = legal_history(Ultimate::new(Rules::Standard), &choices);
+        let mut text = record_string(&h);
+        let i = at.index(text.len());
+        match edit {
+            0 => { text.remove(i); }
+            1 => text.insert(i, ch),
+            _ => { text.replace_range(i..=i, &ch.to_string()); }
+        }
+        check_any(&text)?;
+    }
+
+    /// An illegal move is reported at its own index, not somewhere else.
+    #[test]
+    fn an_illegal_move_is_reported_where_it_is(choices in prop::collection::vec(any::<u8>(), 1..60)) {
+        let h = legal_history(Ultimate::new(Rules::Standard), &choices);
+        // Playing the same cell twice is never legal.
+        let taken = h.moves()[h.len() - 1];
+        let text = format!("{}{taken}", record_string(&h));
+        let err = parse_record(&text).expect_err("a repeated cell is illegal");
+        prop_assert_eq!(err.at, text.len() - 2);
+    }
+}
