@@ -37,6 +37,7 @@ pub mod notation;
 pub mod perft;
 mod player;
 pub mod record;
+pub mod search;
 mod ultimate;
 mod zobrist;
 

@@ -1,0 +1,287 @@
+//! The tree search proper: negamax alpha-beta with a transposition table,
+//! principal variation search, killer and history move ordering, and exact
+//! mate scores.
+
+use alloc::vec::Vec;
+
+use super::engine::{Engine, POLL_INTERVAL};
+use super::eval::{Eval, MAX_PLY};
+use super::searchable::Searchable;
+use super::tt::Bound;
+use crate::{Game, Outcome};
+
+const INF: i32 = Eval::INFINITE;
+
+/// One search in progress: the engine's tables plus this search's counters.
+pub(super) struct Searcher<'e, S> {
+    pub engine: &'e mut Engine,
+    pub stop: S,
+    pub nodes: u64,
+    pub max_nodes: u64,
+    /// Set once `stop` said yes or the node limit was passed; every score
+    /// computed after that is garbage and is thrown away.
+    pub aborted: bool,
+    /// False during depth 1, which always completes.
+    pub polling: bool,
+    /// Score leaves with the tutorials' evaluation (Easy): no table, no
+    /// mate distances, plain minimax values.
+    pub tutorial: bool,
+}
+
+impl<S: FnMut() -> bool> Searcher<'_, S> {
+    #[inline]
+    fn poll(&mut self) {
+        if self.polling && (self.nodes >= self.max_nodes || (self.stop)()) {
+            self.aborted = true;
+        }
+    }
+
+    /// The score of a finished game for the side to move at `ply`.
+    #[inline]
+    fn terminal<G: Searchable>(&self, pos: &G, outcome: Outcome, ply: usize) -> i32 {
+        if self.tutorial {
+            return pos.tutorial_eval();
+        }
+        match outcome {
+            Outcome::Draw => 0,
+            Outcome::Win(p) if p == pos.side_to_move() => Eval::MATE - ply as i32,
+            Outcome::Win(_) => -(Eval::MATE - ply as i32),
+        }
+    }
+
+    /// Copies the child's principal variation behind `m` at `ply`.
+    #[inline]
+    fn update_pv(&mut self, ply: usize, m: u8) {
+        let e = &mut *self.engine;
+        let child_len = e.pv_len[ply + 1].max(ply + 1);
+        e.pv[ply][ply] = m;
+        for i in ply + 1..child_len {
+            e.pv[ply][i] = e.pv[ply + 1][i];
+        }
+        e.pv_len[ply] = child_len;
+    }
+
+    /// Searches the root moves with the full window each, so every root move
+    /// gets an exact score (Easy and Medium choose among them at random).
+    /// Scores are written back only when the iteration completes.
+    pub fn root_exact<G: Searchable>(
+        &mut self,
+        pos: &G,
+        root: &mut [(G::Move, i32)],
+        depth: i32,
+    ) -> (G::Move, i32) {
+        let mut scores: Vec<i32> = Vec::with_capacity(root.len());
+        let mut best = (root[0].0, -INF);
+        let mut best_pv: Vec<u8> = Vec::new();
+        for &(m, _) in root.iter() {
+            let mut child = *pos;
+            child.play_unchecked(m);
+            let v = -self.negamax(&child, depth - 1, 1, -INF, INF);
+            if self.aborted {
+                return best;
+            }
+            scores.push(v);
+            if v > best.1 {
+                best = (m, v);
+                self.update_pv(0, G::move_index(m));
+                best_pv.clear();
+                best_pv.extend_from_slice(&self.engine.pv[0][..self.engine.pv_len[0]]);
+            }
+        }
+        for (r, v) in root.iter_mut().zip(scores) {
+            r.1 = v;
+        }
+        self.engine.pv[0][..best_pv.len()].copy_from_slice(&best_pv);
+        self.engine.pv_len[0] = best_pv.len();
+        root.sort_by_key(|&(_, v)| -v);
+        best
+    }
+
+    /// The root of a principal variation search: the first move with the
+    /// full window, the rest with a null window, re-searched when they beat
+    /// it. Keeps the root moves ordered best first for the next iteration.
+    pub fn root_pvs<G: Searchable>(
+        &mut self,
+        pos: &G,
+        root: &mut [(G::Move, i32)],
+        depth: i32,
+        _previous: Option<i32>,
+    ) -> (G::Move, i32) {
+        let mut alpha = -INF;
+        let beta = INF;
+        let mut best = (root[0].0, -INF);
+        for i in 0..root.len() {
+            let m = root[i].0;
+            let mut child = *pos;
+            child.play_unchecked(m);
+            let v = if i == 0 {
+                -self.negamax(&child, depth - 1, 1, -beta, -alpha)
+            } else {
+                let v = -self.negamax(&child, depth - 1, 1, -alpha - 1, -alpha);
+                if v > alpha && !self.aborted {
+                    -self.negamax(&child, depth - 1, 1, -beta, -alpha)
+                } else {
+                    v
+                }
+            };
+            if self.aborted {
+                return best;
+            }
+            root[i].1 = v;
+            if v > best.1 {
+                best = (m, v);
+                alpha = alpha.max(v);
+                self.update_pv(0, G::move_index(m));
+                // Move the new best to the front; the others keep their order.
+                root[..=i].rotate_right(1);
+            }
+        }
+        let key = Game::hash(pos);
+        self.engine.tt.store(
+            key,
+            0,
+            depth,
+            Bound::Exact,
+            best.1,
+            Some(G::move_index(best.0)),
+        );
+        best
+    }
+
+    /// Negamax alpha-beta: the value of `pos` for the side to move, within
+    /// the window (`alpha`, `beta`).
+    fn negamax<G: Searchable>(
+        &mut self,
+        pos: &G,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
+        self.engine.pv_len[ply] = ply;
+        self.nodes += 1;
+        if self.nodes % POLL_INTERVAL == 0 {
+            self.poll();
+        }
+        if self.aborted {
+            return 0;
+        }
+        if let Some(outcome) = pos.outcome() {
+            return self.terminal(pos, outcome, ply);
+        }
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return if self.tutorial {
+                pos.tutorial_eval()
+            } else {
+                pos.evaluate(&self.engine.weights)
+            };
+        }
+        let pv_node = beta - alpha > 1;
+        let key = Game::hash(pos);
+        let mut tt_move = None;
+        if !self.tutorial {
+            // No line from here can beat a win next move or lose faster than now.
+            alpha = alpha.max(-(Eval::MATE - ply as i32));
+            beta = beta.min(Eval::MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+            if let Some(h) = self.engine.tt.probe(key, ply) {
+                tt_move = h.mv;
+                if !pv_node && h.depth >= depth {
+                    let cut = match h.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => h.score >= beta,
+                        Bound::Upper => h.score <= alpha,
+                    };
+                    if cut {
+                        return h.score;
+                    }
+                }
+            }
+        }
+
+        let moves = pos.legal_moves();
+        let n = moves.len();
+        let side = pos.side_to_move().index();
+        let killers = self.engine.killers[ply];
+        let mut order = [(0i32, 0u8); crate::movelist::MAX_MOVES];
+        for (slot, &m) in order.iter_mut().zip(moves.iter()) {
+            let i = G::move_index(m);
+            let key = if Some(i) == tt_move {
+                1 << 30
+            } else if i == killers[0] {
+                1 << 29
+            } else if i == killers[1] {
+                1 << 28
+            } else {
+                self.engine.history[side][usize::from(i)]
+            };
+            *slot = (key, i);
+        }
+
+        let original_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        for k in 0..n {
+            // Selection sort: a cutoff usually comes early, so sorting the
+            // whole list would be wasted work.
+            let mut top = k;
+            for j in k + 1..n {
+                if order[j].0 > order[top].0 {
+                    top = j;
+                }
+            }
+            order.swap(k, top);
+            let i = order[k].1;
+            let mut child = *pos;
+            child.play_unchecked(G::move_from_index(i));
+            let v = if k == 0 {
+                -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
+            } else {
+                let v = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha);
+                if v > alpha && v < beta && !self.aborted {
+                    -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
+                } else {
+                    v
+                }
+            };
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    best_move = Some(i);
+                    self.update_pv(ply, i);
+                    if v >= beta {
+                        if Some(i) != tt_move {
+                            let ks = &mut self.engine.killers[ply];
+                            if ks[0] != i {
+                                ks[1] = ks[0];
+                                ks[0] = i;
+                            }
+                        }
+                        let h = &mut self.engine.history[side][usize::from(i)];
+                        *h = (*h + depth * depth).min(1 << 20);
+                        break;
+                    }
+                }
+            }
+        }
+        if !self.tutorial {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.engine
+                .tt
+                .store(key, ply, depth, bound, best, best_move);
+        }
+        best
+    }
+}

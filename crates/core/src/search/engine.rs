@@ -1,0 +1,378 @@
+//! The engine object: a level's preset, its table and heuristics, and the
+//! iterative-deepening driver that the page, the worker and the CLI call.
+
+use alloc::vec::Vec;
+
+use super::eval::{Eval, MAX_PLY};
+use super::level::Level;
+use super::rng::Rng;
+use super::searchable::Searchable;
+use super::tt::Table;
+use super::weights::Weights;
+use crate::Game;
+
+/// Hard limits on one search, on top of the caller's `stop` callback.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The deepest iteration, in plies (at least 1 is always searched).
+    pub max_depth: u32,
+    /// Stop once about this many nodes have been searched (checked every
+    /// [`POLL_INTERVAL`] nodes; depth 1 always completes).
+    pub max_nodes: u64,
+}
+
+impl Limits {
+    /// No limit but the game's length: the caller's clock decides.
+    pub const NONE: Limits = Limits {
+        max_depth: MAX_PLY as u32 - 2,
+        max_nodes: u64::MAX,
+    };
+
+    /// The preset of a level (Easy: depth 3; Medium: a shallow depth).
+    #[must_use]
+    pub const fn for_level(level: Level) -> Limits {
+        match level {
+            Level::Beginner => Limits {
+                max_depth: 1,
+                max_nodes: u64::MAX,
+            },
+            Level::Easy => Limits {
+                max_depth: 3,
+                max_nodes: u64::MAX,
+            },
+            Level::Medium => Limits {
+                max_depth: MEDIUM_DEPTH,
+                max_nodes: u64::MAX,
+            },
+            Level::Hard | Level::Master => Limits::NONE,
+        }
+    }
+}
+
+/// Medium's depth.
+const MEDIUM_DEPTH: u32 = 4;
+/// Medium picks at random among root moves scoring within this of the best.
+const MEDIUM_MARGIN: i32 = 15;
+
+/// The `stop` callback is asked every this many nodes.
+pub const POLL_INTERVAL: u64 = 1024;
+
+/// What the search reports after each completed depth.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress<'a, M> {
+    /// The depth just completed, in plies.
+    pub depth: u32,
+    /// The score for the side to move at the root.
+    pub score: Eval,
+    /// The principal variation, starting with the best move.
+    pub pv: &'a [M],
+    /// Nodes searched so far in this search (the caller divides by its own
+    /// clock for nodes per second).
+    pub nodes: u64,
+}
+
+/// The engine's answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult<M> {
+    /// The move to play; always legal in the searched position.
+    pub best: M,
+    /// Its score for the side to move (0 for Beginner, which does not search).
+    pub score: Eval,
+    /// The last completed depth (0 for Beginner).
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// The principal variation of the last completed depth, from `best`.
+    pub pv: Vec<M>,
+}
+
+/// How leaves are scored and the root move chosen, by level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Style {
+    /// Beginner: no search.
+    RulePlayer,
+    /// Easy: plain minimax scores with the tutorials' evaluation, ties at random.
+    Tutorial,
+    /// Medium: the real evaluation, a random pick among near-best moves.
+    Noisy,
+    /// Hard and Master.
+    Full,
+}
+
+/// A player at one level. Create one per game (or call [`Engine::new_game`])
+/// and ask it for moves with [`Engine::choose`].
+///
+/// ```
+/// use uttt_core::search::{Engine, Level};
+/// use uttt_core::{Game, Rules, Ultimate};
+///
+/// let mut engine = Engine::new(Level::Hard, 42, 1 << 20);
+/// let pos = Ultimate::new(Rules::Standard);
+/// let mut polls = 0;
+/// let result = engine
+///     .choose(&pos, || { polls += 1; polls > 20 }, |p| assert!(p.depth > 0))
+///     .expect("the game is not over");
+/// assert!(pos.check(result.best).is_ok());
+/// ```
+pub struct Engine {
+    level: Level,
+    limits: Limits,
+    pub(super) weights: Weights,
+    rng: Rng,
+    pub(super) tt: Table,
+    /// Per side, per move index: how often the move caused a cutoff, weighted.
+    pub(super) history: [[i32; 81]; 2],
+    /// Per ply, two quiet moves that recently caused a cutoff.
+    pub(super) killers: [[u8; 2]; MAX_PLY],
+    /// Triangular principal-variation table of move indexes.
+    pub(super) pv: [[u8; MAX_PLY]; MAX_PLY],
+    pub(super) pv_len: [usize; MAX_PLY],
+}
+
+impl Engine {
+    /// An engine at `level`, its random choices drawn from `seed`, with a
+    /// transposition table of about `table_bytes` bytes (see
+    /// [`Level::table_bytes`] for the presets).
+    #[must_use]
+    pub fn new(level: Level, seed: u64, table_bytes: usize) -> Engine {
+        Engine {
+            level,
+            limits: Limits::for_level(level),
+            weights: Weights::DEFAULT,
+            rng: Rng::new(seed),
+            tt: Table::new(table_bytes),
+            history: [[0; 81]; 2],
+            killers: [[u8::MAX; 2]; MAX_PLY],
+            pv: [[0; MAX_PLY]; MAX_PLY],
+            pv_len: [0; MAX_PLY],
+        }
+    }
+
+    /// An engine at `level` with that level's table size.
+    #[must_use]
+    pub fn for_level(level: Level, seed: u64) -> Engine {
+        Engine::new(level, seed, level.table_bytes())
+    }
+
+    /// The level this engine plays at.
+    #[must_use]
+    pub fn level(&self) -> Level {
+        self.level
+    }
+
+    /// The limits in force (the level's preset unless replaced).
+    #[must_use]
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// Replaces the limits (e.g. a fixed depth for `bench`, a node budget
+    /// for reproducible matches). Easy ignores a deeper `max_depth`: it is
+    /// depth 3 by definition.
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    /// The evaluation weights in use.
+    #[must_use]
+    pub fn weights(&self) -> Weights {
+        self.weights
+    }
+
+    /// Replaces the evaluation weights (the tuner's hook).
+    pub fn set_weights(&mut self, weights: Weights) {
+        self.weights = weights;
+    }
+
+    /// Forgets what earlier searches learnt (table, history): call between
+    /// unrelated games. The random stream goes on.
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        self.history = [[0; 81]; 2];
+    }
+
+    fn style(&self) -> Style {
+        match self.level {
+            Level::Beginner => Style::RulePlayer,
+            Level::Easy => Style::Tutorial,
+            Level::Medium => Style::Noisy,
+            Level::Hard | Level::Master => Style::Full,
+        }
+    }
+
+    /// Chooses a move for the side to move in `pos`; `None` only when the
+    /// game is over.
+    ///
+    /// `stop` is asked every [`POLL_INTERVAL`] nodes whether to stop now
+    /// (answer from your clock; `|| false` to rely on [`Limits`] alone).
+    /// `progress` is called after each completed depth. The first depth
+    /// always completes (a few dozen nodes), so even a search stopped at once
+    /// returns a sensible legal move; otherwise the best move of the last
+    /// completed depth is returned.
+    pub fn choose<G, S, P>(
+        &mut self,
+        pos: &G,
+        stop: S,
+        progress: P,
+    ) -> Option<SearchResult<G::Move>>
+    where
+        G: Searchable,
+        S: FnMut() -> bool,
+        P: FnMut(&Progress<'_, G::Move>),
+    {
+        if pos.is_over() {
+            return None;
+        }
+        match self.style() {
+            Style::RulePlayer => {
+                let best = pos.rule_player_move(&mut self.rng)?;
+                Some(SearchResult {
+                    best,
+                    score: Eval::DRAW,
+                    depth: 0,
+                    nodes: 0,
+                    pv: alloc::vec![best],
+                })
+            }
+            Style::Tutorial => {
+                let limits = Limits {
+                    max_depth: 3,
+                    ..self.limits
+                };
+                self.run(pos, limits, stop, progress, true, Some(0))
+            }
+            Style::Noisy => {
+                let limits = self.limits;
+                self.run(pos, limits, stop, progress, false, Some(MEDIUM_MARGIN))
+            }
+            Style::Full => {
+                let limits = self.limits;
+                self.run(pos, limits, stop, progress, false, None)
+            }
+        }
+    }
+
+    /// Chooses a move within the engine's [`Limits`] only, without progress.
+    pub fn choose_within_limits<G: Searchable>(
+        &mut self,
+        pos: &G,
+    ) -> Option<SearchResult<G::Move>> {
+        self.choose(pos, || false, |_| {})
+    }
+
+    /// Iterative deepening. `margin`: pick at random among root moves within
+    /// this of the best (every root move then gets an exact score).
+    fn run<G, S, P>(
+        &mut self,
+        pos: &G,
+        limits: Limits,
+        stop: S,
+        mut progress: P,
+        tutorial: bool,
+        margin: Option<i32>,
+    ) -> Option<SearchResult<G::Move>>
+    where
+        G: Searchable,
+        S: FnMut() -> bool,
+        P: FnMut(&Progress<'_, G::Move>),
+    {
+        let mut root: Vec<(G::Move, i32)> = pos.legal_moves().iter().map(|&m| (m, 0)).collect();
+        if root.is_empty() {
+            return None;
+        }
+        self.tt.next_age();
+        self.killers = [[u8::MAX; 2]; MAX_PLY];
+        for side in &mut self.history {
+            for h in side.iter_mut() {
+                *h /= 8;
+            }
+        }
+        let mut s = super::alphabeta::Searcher {
+            engine: self,
+            stop,
+            nodes: 0,
+            max_nodes: limits.max_nodes,
+            aborted: false,
+            polling: false,
+            tutorial,
+        };
+        // Start from the table's move, if a previous search left one.
+        if let Some(h) = s.engine.tt.probe(Game::hash(pos), 0) {
+            if let Some(i) = root
+                .iter()
+                .position(|&(m, _)| h.mv == Some(G::move_index(m)))
+            {
+                root[..=i].rotate_right(1);
+            }
+        }
+        let mut result: Option<SearchResult<G::Move>> = None;
+        let max_depth = limits.max_depth.clamp(1, MAX_PLY as u32 - 2);
+        for depth in 1..=max_depth {
+            s.polling = depth > 1;
+            let (best, score) = match margin {
+                None => s.root_pvs(
+                    pos,
+                    &mut root,
+                    depth as i32,
+                    result.as_ref().map(|r| r.score.0),
+                ),
+                Some(_) => s.root_exact(pos, &mut root, depth as i32),
+            };
+            if s.aborted {
+                break;
+            }
+            let pv: Vec<G::Move> = s.engine.pv[0][..s.engine.pv_len[0]]
+                .iter()
+                .map(|&i| G::move_from_index(i))
+                .collect();
+            let score = Eval(score);
+            progress(&Progress {
+                depth,
+                score,
+                pv: &pv,
+                nodes: s.nodes,
+            });
+            result = Some(SearchResult {
+                best,
+                score,
+                depth,
+                nodes: s.nodes,
+                pv,
+            });
+            // A proven result within the searched depth cannot improve.
+            if score.mate_in().is_some_and(|n| n.unsigned_abs() <= depth) && !tutorial {
+                break;
+            }
+        }
+        let nodes = s.nodes;
+        let mut result = result?;
+        result.nodes = nodes;
+        if let Some(margin) = margin {
+            // Root moves carry exact scores from the last completed depth.
+            let best = root.iter().map(|&(_, v)| v).max().unwrap_or(0);
+            let floor = if Eval(best).is_mate() {
+                best
+            } else {
+                best - margin
+            };
+            let near: Vec<G::Move> = root
+                .iter()
+                .filter(|&&(_, v)| v >= floor)
+                .map(|&(m, _)| m)
+                .collect();
+            if !near.is_empty() {
+                let pick = near[self.rng.below(near.len())];
+                if pick != result.best {
+                    result.best = pick;
+                    result.pv = alloc::vec![pick];
+                    result.score = Eval(
+                        root.iter()
+                            .find(|&&(m, _)| m == pick)
+                            .map_or(0, |&(_, v)| v),
+                    );
+                }
+            }
+        }
+        Some(result)
+    }
+}

@@ -1,0 +1,86 @@
+//! The AI: iterative-deepening alpha-beta with a ladder of five levels,
+//! written once for both games.
+//!
+//! # Use
+//!
+//! ```
+//! use uttt_core::search::{Engine, Level, Eval};
+//! use uttt_core::{Game, Rules, Ultimate};
+//!
+//! // One engine per game: level, seed (all its random choices), table bytes.
+//! let mut engine = Engine::new(Level::Medium, 7, Level::Medium.table_bytes());
+//! let pos = Ultimate::new(Rules::Standard);
+//! let result = engine
+//!     .choose(
+//!         &pos,
+//!         || false, // "stop now?": answer from your clock (Level::budget_ms)
+//!         |p| {
+//!             // after each completed depth: p.depth, p.score, p.pv, p.nodes
+//!             assert!(!p.pv.is_empty());
+//!         },
+//!     )
+//!     .expect("None only when the game is over");
+//! assert!(pos.check(result.best).is_ok());
+//! let _: Eval = result.score; // for the side to move; .mate_in() for "win in N"
+//! ```
+//!
+//! * [`Engine::choose`] works for any [`Searchable`] game: [`crate::Ultimate`]
+//!   and [`crate::Classic`]. It returns `None` only when the game is over,
+//!   and otherwise a legal move even when `stop` answers yes at once (depth 1
+//!   always completes; it is a few dozen nodes).
+//! * The core has no clock: `stop` is polled every [`POLL_INTERVAL`] nodes
+//!   and the caller answers from its own clock (`performance.now()` in the
+//!   worker, `std::time::Instant` in the CLI). Hard limits go in [`Limits`]
+//!   (`max_depth`, `max_nodes`) via [`Engine::set_limits`].
+//! * [`Progress`] comes after each completed depth: depth, score, principal
+//!   variation, nodes. Nodes per second is nodes over the caller's elapsed time.
+//! * [`Eval`] is for the side to move, about 100 per small board; proven
+//!   results are `Eval::win_in(n)` / `Eval::loss_in(n)` (n plies), shown as
+//!   "win in n"; [`Eval::for_player`] turns it to X's view for a bar.
+//! * Deterministic: the same seed, position and limits give the same move
+//!   (a clock-driven `stop` of course makes Hard/Master depend on timing).
+//!
+//! # Levels
+//!
+//! | Level | What it does | Budget | Table |
+//! |---|---|---|---|
+//! | Beginner | rule player: Classic win, block, centre, corner, any; Ultimate win a small board, block one, else random | - | - |
+//! | Easy | depth-3 minimax with the tutorial evaluation (win ±100, ±10 per board in a line held by one side), random among equal best | - | 64 KiB |
+//! | Medium | the real search at depth 4, random among root moves within 0.15 boards of the best | - | 1 MiB |
+//! | Hard | the full search, 1 s | 1000 ms | 16 MiB |
+//! | Master | the full search, 3 s (caller may change) | 3000 ms | 64 MiB |
+//!
+//! # The search
+//!
+//! Negamax alpha-beta with iterative deepening, a two-slot-bucket
+//! transposition table sized by the caller, move ordering by table move,
+//! two killers per ply and a history table, principal variation search,
+//! mate-distance pruning and exact "win in N" scores (fastest win, slowest
+//! loss). The Ultimate evaluation ([`Weights`]) counts won boards and their
+//! place (centre, corners), open meta lines with one or two of a side's
+//! boards, meta threats whose missing board can be won at once, small-board
+//! threats weighted by how many live meta lines pass through the board,
+//! centre/corner cells, and for the side to move the value of the board it
+//! was sent to (free move, a board it can win at once). Weights were tuned
+//! by self-play matches (see `uttt match --help` and NOTES-search.md).
+
+mod alphabeta;
+mod classic_eval;
+mod engine;
+mod eval;
+mod level;
+mod rng;
+mod searchable;
+mod tt;
+mod ultimate_eval;
+mod weights;
+
+pub use engine::{Engine, Limits, Progress, SearchResult, POLL_INTERVAL};
+pub use eval::{Eval, MAX_PLY};
+pub use level::Level;
+pub use rng::Rng;
+pub use searchable::Searchable;
+pub use weights::{Weights, WEIGHT_COUNT, WEIGHT_NAMES};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,98 @@
+//! What the search needs from a game beyond the rules: evaluations, the rule
+//! player of the tutorials, and a dense move index for its tables.
+
+use super::rng::Rng;
+use super::weights::Weights;
+use crate::Game;
+
+/// A [`Game`] the engine can play. Both [`crate::Ultimate`] and
+/// [`crate::Classic`] implement it, so the search is written once.
+pub trait Searchable: Game {
+    /// A dense index below 81 for the move, for history and table entries.
+    fn move_index(m: Self::Move) -> u8;
+
+    /// The move with that index (the inverse of [`Searchable::move_index`]).
+    fn move_from_index(i: u8) -> Self::Move;
+
+    /// The static evaluation of an ongoing position for the side to move.
+    fn evaluate(&self, w: &Weights) -> i32;
+
+    /// The tutorials' evaluation for the side to move, used by Easy: a win is
+    /// +100/-100, and each line holding only my won boards (cells in Classic)
+    /// is +10 per board, only theirs -10 per board.
+    fn tutorial_eval(&self) -> i32;
+
+    /// The tutorials' rule player (Beginner). `None` once the game is over.
+    fn rule_player_move(&self, rng: &mut Rng) -> Option<Self::Move>;
+}
+
+/// For every 9-bit mask, the set of the eight lines (bit `l` for
+/// [`crate::lines::LINE_MASKS`]`[l]`) holding exactly `k` of its cells, for
+/// k = 1, 2; and the lines touching it at all.
+pub(crate) struct LineTables {
+    pub one: [u8; 512],
+    pub two: [u8; 512],
+    pub touch: [u8; 512],
+}
+
+pub(crate) const LINE_TABLES: LineTables = {
+    let mut t = LineTables {
+        one: [0; 512],
+        two: [0; 512],
+        touch: [0; 512],
+    };
+    let mut m = 0;
+    while m < 512 {
+        let mut l = 0;
+        while l < 8 {
+            let n = (m as u16 & crate::lines::LINE_MASKS[l]).count_ones();
+            if n == 1 {
+                t.one[m] |= 1 << l;
+            }
+            if n == 2 {
+                t.two[m] |= 1 << l;
+            }
+            if n > 0 {
+                t.touch[m] |= 1 << l;
+            }
+            l += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// The cells completing a line for `mine` on a board where `theirs` is the
+/// opponent's: empty third cells of lines holding two of mine and none of theirs.
+#[inline]
+pub(crate) fn threats(mine: u16, theirs: u16) -> u16 {
+    let mut lines = LINE_TABLES.two[usize::from(mine)] & !LINE_TABLES.touch[usize::from(theirs)];
+    let mut out = 0;
+    while lines != 0 {
+        out |= crate::lines::LINE_MASKS[lines.trailing_zeros() as usize];
+        lines &= lines - 1;
+    }
+    out & !mine & !theirs & crate::lines::FULL
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lines::{completing_cells, FULL};
+
+    #[test]
+    fn threats_agree_with_completing_cells() {
+        for mine in 0u16..512 {
+            for theirs in (0u16..512).step_by(7) {
+                if mine & theirs != 0 {
+                    continue;
+                }
+                assert_eq!(
+                    threats(mine, theirs),
+                    completing_cells(mine, FULL & !mine & !theirs),
+                    "{mine:09b} {theirs:09b}"
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,321 @@
+//! Tests of the engine as a whole: legality under any stop, exact win/loss
+//! scores against a brute-force solver, determinism, Easy against plain
+//! minimax, and the perfect Classic player.
+
+use alloc::vec::Vec;
+
+use super::*;
+use crate::{Classic, ClassicMove, Game, Outcome, Player, Rules, Ultimate};
+
+/// Random playout positions: `n` positions of Ultimate after a random number
+/// of random moves, drawn from `seed`.
+fn random_positions(seed: u64, n: usize, min_ply: usize, max_ply: usize) -> Vec<Ultimate> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    while out.len() < n {
+        let target = min_ply + rng.below(max_ply - min_ply + 1);
+        let mut pos = Ultimate::new(if rng.below(2) == 0 {
+            Rules::Standard
+        } else {
+            Rules::TieBreak
+        });
+        while pos.ply() < target && !pos.is_over() {
+            let moves = pos.legal_moves();
+            pos.play_unchecked(moves[rng.below(moves.len())]);
+        }
+        if !pos.is_over() {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+/// The exact result for the side to move within `depth` plies, by brute
+/// force: `Some(n)` a forced win in `n` plies, `Some(-n)` a forced loss in
+/// `n`, `None` when neither is forced within `depth`.
+fn solve<G: Game>(pos: &G, depth: u32) -> Option<i32> {
+    match forced(pos, depth) {
+        Forced::Win(n) => Some(n as i32),
+        Forced::Loss(n) => Some(-(n as i32)),
+        Forced::Open => None,
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Forced {
+    Win(u32),
+    Loss(u32),
+    Open,
+}
+
+fn forced<G: Game>(pos: &G, depth: u32) -> Forced {
+    match pos.outcome() {
+        Some(Outcome::Win(p)) if p == pos.side_to_move() => return Forced::Win(0),
+        Some(Outcome::Win(_)) => return Forced::Loss(0),
+        Some(Outcome::Draw) => return Forced::Open,
+        None if depth == 0 => return Forced::Open,
+        None => {}
+    }
+    let mut fastest_win: Option<u32> = None;
+    let mut slowest_loss: Option<u32> = Some(0);
+    for &m in pos.legal_moves().iter() {
+        let mut c = *pos;
+        c.play_unchecked(m);
+        match forced(&c, depth - 1) {
+            Forced::Loss(n) => fastest_win = Some(fastest_win.map_or(n + 1, |w| w.min(n + 1))),
+            Forced::Win(n) => slowest_loss = slowest_loss.map(|l| l.max(n + 1)),
+            Forced::Open => slowest_loss = None,
+        }
+    }
+    match (fastest_win, slowest_loss) {
+        (Some(w), _) => Forced::Win(w),
+        (None, Some(l)) => Forced::Loss(l),
+        (None, None) => Forced::Open,
+    }
+}
+
+#[test]
+fn stopped_at_once_still_returns_a_legal_move() {
+    for (i, pos) in random_positions(1, 60, 0, 60).iter().enumerate() {
+        for level in Level::ALL {
+            let mut e = Engine::new(level, i as u64, 1 << 16);
+            let r = e.choose(pos, || true, |_| {}).unwrap();
+            assert!(pos.check(r.best).is_ok(), "{level} {pos:?}");
+        }
+    }
+    let mut e = Engine::new(Level::Hard, 0, 1 << 16);
+    let c = Classic::new();
+    assert!(c.check(e.choose(&c, || true, |_| {}).unwrap().best).is_ok());
+}
+
+#[test]
+fn no_move_once_the_game_is_over() {
+    let mut pos = Classic::new();
+    for c in [0, 3, 1, 4, 2] {
+        pos = pos.play(ClassicMove(c)).unwrap();
+    }
+    let mut e = Engine::new(Level::Master, 0, 1 << 16);
+    assert!(e.choose(&pos, || false, |_| {}).is_none());
+}
+
+#[test]
+fn stop_and_node_limit_end_the_search() {
+    let pos = Ultimate::new(Rules::Standard);
+    let mut e = Engine::new(Level::Hard, 0, 1 << 20);
+    e.set_limits(Limits {
+        max_depth: 60,
+        max_nodes: 20_000,
+    });
+    let r = e.choose_within_limits(&pos).unwrap();
+    assert!(r.nodes < 20_000 + 2 * POLL_INTERVAL, "{}", r.nodes);
+    let mut polls = 0;
+    let mut e = Engine::new(Level::Master, 0, 1 << 20);
+    let r = e
+        .choose(
+            &pos,
+            || {
+                polls += 1;
+                polls >= 5
+            },
+            |_| {},
+        )
+        .unwrap();
+    assert!(r.nodes <= 6 * POLL_INTERVAL + 100, "{}", r.nodes);
+}
+
+#[test]
+fn progress_reports_each_depth_with_a_legal_pv() {
+    let pos = random_positions(5, 1, 20, 20)[0];
+    let mut e = Engine::new(Level::Hard, 0, 1 << 20);
+    e.set_limits(Limits {
+        max_depth: 6,
+        max_nodes: u64::MAX,
+    });
+    let mut depths = Vec::new();
+    let r = e
+        .choose(
+            &pos,
+            || false,
+            |p| {
+                depths.push(p.depth);
+                let mut q = pos;
+                for &m in p.pv {
+                    q = q.play(m).expect("pv moves are legal in turn");
+                }
+            },
+        )
+        .unwrap();
+    assert_eq!(r.pv.first(), Some(&r.best));
+    assert!(!depths.is_empty() && depths.windows(2).all(|w| w[1] == w[0] + 1));
+    assert_eq!(*depths.last().unwrap(), r.depth);
+}
+
+#[test]
+fn exact_scores_agree_with_a_brute_force_solver() {
+    // Late positions, where forced results within 3 plies are common.
+    let mut forced = 0;
+    for (i, pos) in random_positions(11, 300, 35, 70).iter().enumerate() {
+        let truth = solve(pos, 3);
+        let mut e = Engine::new(Level::Hard, i as u64, 1 << 18);
+        e.set_limits(Limits {
+            max_depth: 3,
+            max_nodes: u64::MAX,
+        });
+        let r = e.choose_within_limits(pos).unwrap();
+        match truth {
+            Some(n) => {
+                forced += 1;
+                assert_eq!(r.score.mate_in(), Some(n), "{pos:?}");
+                if n > 0 {
+                    // The chosen move keeps the fastest win.
+                    let after = pos.play(r.best).unwrap();
+                    let rest = solve(&after, 3);
+                    let ok = after.outcome() == Some(Outcome::Win(pos.side_to_move()))
+                        || rest == Some(-(n - 1));
+                    assert!(ok, "{pos:?} {:?}", r.best);
+                }
+            }
+            None => assert!(r.score.mate_in().is_none(), "{pos:?} {:?}", r.score),
+        }
+    }
+    assert!(
+        forced > 20,
+        "the sample must contain forced results ({forced})"
+    );
+}
+
+/// Plain minimax with the tutorials' evaluation.
+fn tutorial_minimax<G: Searchable>(pos: &G, depth: u32) -> i32 {
+    if depth == 0 || pos.is_over() {
+        return pos.tutorial_eval();
+    }
+    pos.legal_moves()
+        .iter()
+        .map(|&m| {
+            let mut c = *pos;
+            c.play_unchecked(m);
+            -tutorial_minimax(&c, depth - 1)
+        })
+        .max()
+        .unwrap()
+}
+
+#[test]
+fn easy_plays_a_best_move_of_depth_three_minimax() {
+    for (i, pos) in random_positions(3, 25, 5, 50).iter().enumerate() {
+        let mut e = Engine::new(Level::Easy, i as u64, 1 << 16);
+        let r = e.choose_within_limits(pos).unwrap();
+        let best = tutorial_minimax(pos, 3);
+        let mut after = *pos;
+        after.play_unchecked(r.best);
+        assert_eq!(-tutorial_minimax(&after, 2), best, "{pos:?}");
+        assert_eq!(r.score.0, best);
+        assert_eq!(r.depth, 3);
+    }
+}
+
+#[test]
+fn same_seed_same_moves_and_seeds_matter() {
+    let positions = random_positions(9, 20, 0, 30);
+    for level in [Level::Beginner, Level::Easy, Level::Medium] {
+        let moves = |seed| {
+            let mut e = Engine::for_level(level, seed);
+            positions
+                .iter()
+                .map(|p| e.choose_within_limits(p).unwrap().best)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(moves(1), moves(1), "{level}");
+        assert!(
+            (2..6).any(|s| moves(s) != moves(1)),
+            "{level} ignores its seed"
+        );
+    }
+}
+
+#[test]
+fn takes_an_immediate_game_win() {
+    for (i, pos) in random_positions(21, 400, 30, 70).iter().enumerate() {
+        if solve(pos, 1) != Some(1) {
+            continue;
+        }
+        for level in [Level::Medium, Level::Hard] {
+            let mut e = Engine::new(level, i as u64, 1 << 16);
+            e.set_limits(Limits {
+                max_depth: 4,
+                max_nodes: u64::MAX,
+            });
+            let r = e.choose_within_limits(pos).unwrap();
+            let after = pos.play(r.best).unwrap();
+            assert_eq!(
+                after.outcome(),
+                Some(Outcome::Win(pos.side_to_move())),
+                "{level}"
+            );
+            assert_eq!(r.score, Eval::win_in(1));
+        }
+    }
+}
+
+/// Plays every sequence of replies against `engine` from both sides of
+/// Classic; returns a losing line if one exists.
+fn classic_loss(engine: &mut Engine, pos: Classic, engine_side: Player) -> Option<Vec<u8>> {
+    match pos.outcome() {
+        Some(Outcome::Win(p)) if p != engine_side => return Some(Vec::new()),
+        Some(_) => return None,
+        None => {}
+    }
+    if pos.side_to_move() == engine_side {
+        let m = engine.choose(&pos, || false, |_| {}).unwrap().best;
+        let mut line = classic_loss(engine, pos.play(m).unwrap(), engine_side)?;
+        line.insert(0, m.0);
+        Some(line)
+    } else {
+        for &m in pos.legal_moves().iter() {
+            if let Some(mut line) = classic_loss(engine, pos.play(m).unwrap(), engine_side) {
+                line.insert(0, m.0);
+                return Some(line);
+            }
+        }
+        None
+    }
+}
+
+#[test]
+fn classic_at_hard_and_master_never_loses() {
+    for level in [Level::Hard, Level::Master] {
+        for side in [Player::X, Player::O] {
+            let mut e = Engine::new(level, 17, 1 << 16);
+            assert_eq!(
+                classic_loss(&mut e, Classic::new(), side),
+                None,
+                "{level} as {side}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_classic_checker_catches_a_losing_player() {
+    // The rule player falls for the opposite-corners fork as O.
+    let mut e = Engine::new(Level::Beginner, 17, 1 << 16);
+    let line = classic_loss(&mut e, Classic::new(), Player::O);
+    assert!(line.is_some());
+}
+
+#[test]
+fn classic_hard_wins_when_it_can() {
+    // X on 0 and 4, O on 1 and 8 ... X to move wins at once or by a fork.
+    let mut pos = Classic::new();
+    for c in [0, 1, 4] {
+        pos = pos.play(ClassicMove(c)).unwrap();
+    }
+    // O must block 8; any other O move loses at once.
+    let mut e = Engine::for_level(Level::Hard, 0);
+    let r = e.choose_within_limits(&pos).unwrap();
+    assert_eq!(r.best, ClassicMove(8));
+    let pos = pos.play(ClassicMove(2)).unwrap();
+    let r = e.choose_within_limits(&pos).unwrap();
+    assert_eq!(r.best, ClassicMove(8));
+    assert_eq!(r.score, Eval::win_in(1));
+}

@@ -1,0 +1,213 @@
+//! Search support for Ultimate: the tuned evaluation, the tutorials'
+//! evaluation and rule player.
+
+use super::rng::Rng;
+use super::searchable::{threats, Searchable, LINE_TABLES};
+use super::weights::*;
+use crate::lines::{FULL, LINE_MASKS};
+use crate::{Game, Move, MoveList, Player, Ultimate};
+
+/// The corner boards (and corner cells) as a mask.
+const CORNERS: u16 = 0b101_000_101;
+/// The centre board (and centre cell).
+const CENTRE: u16 = 1 << 4;
+
+/// For each board or cell, the meta lines through it, as a line set.
+const LINES_THROUGH: [u8; 9] = {
+    let mut t = [0u8; 9];
+    let mut b = 0;
+    while b < 9 {
+        t[b] = LINE_TABLES.touch[1 << b];
+        b += 1;
+    }
+    t
+};
+
+/// The evaluation of one side, not counting who is to move.
+#[inline]
+fn side_score(pos: &Ultimate, p: Player, w: &[i32; WEIGHT_COUNT]) -> i32 {
+    let q = p.opponent();
+    let won = pos.won_boards(p);
+    let their_won = pos.won_boards(q);
+    let decided = pos.decided_boards();
+    let drawn = decided & !won & !their_won;
+    // Meta lines p may still complete.
+    let live = !LINE_TABLES.touch[usize::from(their_won | drawn)];
+
+    let mut s = won.count_ones() as i32 * w[W_BOARD]
+        + (won & CENTRE).count_ones() as i32 * w[W_BOARD_CENTRE]
+        + (won & CORNERS).count_ones() as i32 * w[W_BOARD_CORNER]
+        + (LINE_TABLES.one[usize::from(won)] & live).count_ones() as i32 * w[W_META_ONE];
+
+    let mut twos = LINE_TABLES.two[usize::from(won)] & live;
+    s += twos.count_ones() as i32 * w[W_META_TWO];
+    while twos != 0 {
+        let line = LINE_MASKS[twos.trailing_zeros() as usize];
+        twos &= twos - 1;
+        let missing = (line & !won).trailing_zeros() as u8;
+        if threats(pos.board_cells(p, missing), pos.board_cells(q, missing)) != 0 {
+            s += w[W_META_LIVE];
+        }
+    }
+
+    let mut open = !decided & FULL;
+    while open != 0 {
+        let b = open.trailing_zeros() as u8;
+        open &= open - 1;
+        let mine = pos.board_cells(p, b);
+        let theirs = pos.board_cells(q, b);
+        let imp = (LINES_THROUGH[usize::from(b)] & live).count_ones() as i32;
+        let two = (LINE_TABLES.two[usize::from(mine)] & !LINE_TABLES.touch[usize::from(theirs)])
+            .count_ones() as i32;
+        s += two * (w[W_SMALL_TWO] + imp * w[W_SMALL_TWO_IMP])
+            + (mine & CENTRE).count_ones() as i32 * w[W_CELL_CENTRE]
+            + (mine & CORNERS).count_ones() as i32 * w[W_CELL_CORNER]
+            + mine.count_ones() as i32 * imp * w[W_CELL_IMP];
+    }
+    s
+}
+
+/// The tuned evaluation for the side to move.
+#[inline]
+pub(crate) fn evaluate(pos: &Ultimate, weights: &Weights) -> i32 {
+    let w = &weights.0;
+    let me = pos.side_to_move();
+    let mut s = side_score(pos, me, w) - side_score(pos, me.opponent(), w) + w[W_TEMPO];
+    match pos.required_board() {
+        None => s += w[W_FREE_MOVE],
+        Some(b) => {
+            if threats(pos.board_cells(me, b), pos.board_cells(me.opponent(), b)) != 0 {
+                s += w[W_SEND_WIN];
+            }
+        }
+    }
+    s
+}
+
+/// The tutorials' evaluation for `p`, ignoring wins.
+fn tutorial_lines(pos: &Ultimate, p: Player) -> i32 {
+    let mine = pos.won_boards(p);
+    let theirs = pos.won_boards(p.opponent());
+    LINE_MASKS
+        .iter()
+        .map(|&l| {
+            if l & theirs == 0 {
+                10 * (l & mine).count_ones() as i32
+            } else {
+                0
+            }
+        })
+        .sum()
+}
+
+impl Searchable for Ultimate {
+    #[inline]
+    fn move_index(m: Move) -> u8 {
+        m.board * 9 + m.cell
+    }
+
+    #[inline]
+    fn move_from_index(i: u8) -> Move {
+        Move::from_index(i)
+    }
+
+    #[inline]
+    fn evaluate(&self, w: &Weights) -> i32 {
+        evaluate(self, w)
+    }
+
+    fn tutorial_eval(&self) -> i32 {
+        let me = self.side_to_move();
+        match self.outcome() {
+            Some(crate::Outcome::Win(p)) if p == me => 100,
+            Some(crate::Outcome::Win(_)) => -100,
+            Some(crate::Outcome::Draw) => 0,
+            None => tutorial_lines(self, me) - tutorial_lines(self, me.opponent()),
+        }
+    }
+
+    fn rule_player_move(&self, rng: &mut Rng) -> Option<Move> {
+        let moves = self.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        let me = self.side_to_move();
+        let pick = |cond: &dyn Fn(&Move) -> bool, rng: &mut Rng| {
+            let mut chosen = MoveList::new();
+            moves
+                .iter()
+                .filter(|m| cond(m))
+                .for_each(|&m| chosen.push(m));
+            (!chosen.is_empty()).then(|| chosen[rng.below(chosen.len())])
+        };
+        let completes = |p: Player, m: &Move| {
+            threats(
+                self.board_cells(p, m.board),
+                self.board_cells(p.opponent(), m.board),
+            ) & (1 << m.cell)
+                != 0
+        };
+        pick(&|m| completes(me, m), rng)
+            .or_else(|| pick(&|m| completes(me.opponent(), m), rng))
+            .or_else(|| pick(&|_| true, rng))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Rules;
+
+    fn play(moves: &[(u8, u8)]) -> Ultimate {
+        let mut pos = Ultimate::new(Rules::Standard);
+        for &(b, c) in moves {
+            pos = pos.play(Move::new(b, c)).unwrap();
+        }
+        pos
+    }
+
+    #[test]
+    fn evaluation_is_symmetric_in_the_sides() {
+        // The empty board: both sides alike apart from the side to move.
+        let w = Weights::DEFAULT;
+        let start = Ultimate::new(Rules::Standard);
+        assert_eq!(evaluate(&start, &w), w.0[W_TEMPO] + w.0[W_FREE_MOVE]);
+        // X has won board 4 (centre) while O has one stray cell: X is better,
+        // seen from either side to move.
+        let pos = play(&[(4, 0), (0, 4), (4, 1), (1, 4), (4, 2)]);
+        assert_eq!(pos.won_boards(Player::X), 1 << 4);
+        assert_eq!(pos.side_to_move(), Player::O);
+        assert!(evaluate(&pos, &w) < -w.0[W_BOARD]);
+    }
+
+    #[test]
+    fn tutorial_evaluation_counts_lines_of_won_boards() {
+        let pos = play(&[(4, 0), (0, 4), (4, 1), (1, 4), (4, 2)]);
+        // The centre board lies on four meta lines: 4 * 10 for X, O to move.
+        assert_eq!(pos.tutorial_eval(), -40);
+    }
+
+    #[test]
+    fn rule_player_wins_then_blocks() {
+        let mut rng = Rng::new(1);
+        // X holds cells 0 and 1 of board 4; O is sent to board 4... make O to
+        // move in board 4 with X threatening 2: O must block at 2.
+        let pos = play(&[(4, 0), (0, 4), (4, 1), (1, 4)]);
+        // X to move, sent to board 4, can win it at cell 2.
+        assert_eq!(pos.required_board(), Some(4));
+        for seed in 0..20 {
+            assert_eq!(
+                pos.rule_player_move(&mut Rng::new(seed)),
+                Some(Move::new(4, 2))
+            );
+        }
+        let pos = play(&[(4, 0), (0, 4), (4, 1), (1, 3)]);
+        // X to move in board 3: nothing to win or block; later O in board 4.
+        assert!(pos.rule_player_move(&mut rng).is_some());
+        let pos = play(&[(4, 0), (0, 4), (4, 1), (1, 4), (4, 4)]);
+        // O to move in board 4, X threatens cell 2 (and 7 via 1-4-7): block one.
+        let m = pos.rule_player_move(&mut rng).unwrap();
+        assert_eq!(m.board, 4);
+        assert!(m.cell == 2 || m.cell == 7 || m.cell == 8, "{m:?}");
+    }
+}
