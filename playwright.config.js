@@ -1,0 +1,41 @@
+// Playwright runs the end-to-end tests in tests/ against the static site.
+// `cargo xtask test` builds dist/, serves it under a sub-path on a free
+// port and passes the address in UTTT_BASE_URL. Run directly
+// (`npx playwright test`), it starts `cargo xtask serve` itself.
+
+import { defineConfig } from '@playwright/test';
+import { args, executablePath } from './tests/support/browser.js';
+
+const servedByXtask = Boolean(process.env.UTTT_BASE_URL);
+const baseURL = process.env.UTTT_BASE_URL || 'http://127.0.0.1:8123/';
+
+export default defineConfig({
+  testDir: 'tests',
+  testMatch: '**/*.spec.js',
+  fullyParallel: true,
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  workers: process.env.CI ? 2 : undefined,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: [
+    ['list'],
+    ['json', { outputFile: process.env.UTTT_PLAYWRIGHT_JSON || 'test-results/report.json' }],
+  ],
+  use: {
+    baseURL,
+    browserName: 'chromium',
+    headless: true,
+    launchOptions: { executablePath, args },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  webServer: servedByXtask
+    ? undefined
+    : {
+        command: 'cargo xtask serve --port 8123',
+        url: baseURL,
+        reuseExistingServer: true,
+        timeout: 600_000,
+      },
+});

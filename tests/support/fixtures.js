@@ -1,0 +1,49 @@
+// The shared Playwright fixture: every spec imports `test` and `expect`
+// from here instead of '@playwright/test', so any console error, uncaught
+// page error or crash fails the test that caused it.
+//
+//   import { test, expect } from './support/fixtures.js';
+//
+// A test that provokes an error on purpose lists what it expects:
+//
+//   test.use({ allowedErrors: [/expected failure text/] });
+
+import { test as base, expect } from '@playwright/test';
+
+export { expect };
+
+export const test = base.extend({
+  /** Regular expressions for console or page errors a test expects. */
+  allowedErrors: [[], { option: true }],
+
+  /** Errors seen so far in this test, as readable lines. */
+  pageErrors: async ({}, use) => {
+    await use([]);
+  },
+
+  page: async ({ page, allowedErrors, pageErrors }, use) => {
+    const allowed = (text) => allowedErrors.some((pattern) => pattern.test(text));
+    const record = (text) => {
+      if (!allowed(text)) pageErrors.push(text);
+    };
+    page.on('console', (message) => {
+      if (message.type() === 'error') {
+        const where = message.location();
+        const at = where && where.url ? ` (${where.url}:${where.lineNumber})` : '';
+        record(`console.error: ${message.text()}${at}`);
+      }
+    });
+    page.on('pageerror', (error) => record(`uncaught page error: ${error.stack || error.message}`));
+    page.on('crash', () => record('the page crashed'));
+    // Errors thrown inside a Web Worker reach neither listener above.
+    page.on('worker', (worker) => {
+      worker.on('console', (message) => {
+        if (message.type() === 'error') record(`worker console.error: ${message.text()}`);
+      });
+    });
+
+    await use(page);
+
+    expect(pageErrors, 'the page logged errors (console.error, uncaught exceptions or a crash)').toEqual([]);
+  },
+});

@@ -1,0 +1,225 @@
+//! What the static site is made of, and `cargo xtask dist`, which copies it
+//! into a self-contained folder for any static host.
+
+use crate::Result;
+use std::path::Path;
+
+/// Top-level files and folders of the site, relative to the repository
+/// root. Extend this list when the site gains a file; entries that do not
+/// exist yet are skipped, except those marked required.
+pub const SITE_ENTRIES: &[(&str, Need)] = &[
+    ("index.html", Need::Required),
+    ("style.css", Need::Optional),
+    ("www", Need::Required),
+    ("sw.js", Need::Optional),
+    ("manifest.webmanifest", Need::Optional),
+    ("favicon.ico", Need::Optional),
+    ("favicon.svg", Need::Optional),
+    ("icons", Need::Optional),
+    ("assets", Need::Optional),
+    ("404.html", Need::Optional),
+    ("robots.txt", Need::Optional),
+];
+
+/// Whether a site entry must exist.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Need {
+    /// The build fails without it.
+    Required,
+    /// Copied when present.
+    Optional,
+}
+
+/// Whether a top-level name belongs to the site (the dev server refuses
+/// everything else, so it never serves Cargo.toml or .git).
+pub fn is_site_entry(name: &str) -> bool {
+    SITE_ENTRIES.iter().any(|(entry, _)| *entry == name)
+}
+
+/// Copies the site into `out` (after a build) and checks it uses only
+/// relative URLs, so it works under any sub-path.
+pub fn dist(root: &Path, out: &Path) -> Result {
+    make_dist(root, out)?;
+    println!("xtask: static site written to {}", out.display());
+    println!(
+        "xtask: host that folder anywhere (it uses relative URLs only, so a sub-path works too)"
+    );
+    Ok(())
+}
+
+/// The work of [`dist`] without the messages, for the test command.
+pub fn make_dist(root: &Path, out: &Path) -> Result {
+    prepare_out(out)?;
+    for (entry, need) in SITE_ENTRIES {
+        let from = root.join(entry);
+        if !from.exists() {
+            if *need == Need::Required {
+                return Err(format!("the site needs {entry}, which is missing"));
+            }
+            continue;
+        }
+        copy(&from, &out.join(entry))?;
+    }
+    let absolute = find_absolute_urls(out)?;
+    if absolute.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "the site must use relative URLs only (it is hosted under a sub-path), but:\n  {}",
+            absolute.join("\n  ")
+        ))
+    }
+}
+
+/// Empties `out`, refusing to delete a non-empty folder that does not look
+/// like an earlier dist, so a mistyped --out cannot wipe anything else.
+fn prepare_out(out: &Path) -> Result {
+    if out.exists() {
+        let empty = std::fs::read_dir(out)
+            .map_err(|e| format!("cannot read {}: {e}", out.display()))?
+            .next()
+            .is_none();
+        let earlier_dist = out.join("index.html").is_file() && out.join("www").is_dir();
+        if !empty && !earlier_dist {
+            return Err(format!(
+                "{} exists and is not an earlier dist folder; choose another --out",
+                out.display()
+            ));
+        }
+        std::fs::remove_dir_all(out).map_err(|e| format!("cannot clear {}: {e}", out.display()))?;
+    }
+    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))
+}
+
+fn copy(from: &Path, to: &Path) -> Result {
+    if from.is_dir() {
+        std::fs::create_dir_all(to).map_err(|e| format!("cannot create {}: {e}", to.display()))?;
+        let entries =
+            std::fs::read_dir(from).map_err(|e| format!("cannot read {}: {e}", from.display()))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| format!("cannot read {}: {e}", from.display()))?;
+            let name = entry.file_name();
+            // Editor backups and dotfiles are not part of the site.
+            if name.to_string_lossy().starts_with('.') {
+                continue;
+            }
+            copy(&entry.path(), &to.join(name))?;
+        }
+        Ok(())
+    } else {
+        std::fs::copy(from, to)
+            .map(|_| ())
+            .map_err(|e| format!("cannot copy {} to {}: {e}", from.display(), to.display()))
+    }
+}
+
+/// Spellings of a root-relative or protocol-relative URL in HTML, CSS, JS
+/// and manifests: each would break under a sub-path.
+const ABSOLUTE_URL_PATTERNS: &[&str] = &[
+    "src=\"/",
+    "src='/",
+    "href=\"/",
+    "href='/",
+    "action=\"/",
+    "from \"/",
+    "from '/",
+    "import(\"/",
+    "import('/",
+    "url(/",
+    "url(\"/",
+    "url('/",
+    "fetch(\"/",
+    "fetch('/",
+    "Worker(\"/",
+    "Worker('/",
+    "register(\"/",
+    "register('/",
+    "URL(\"/",
+    "URL('/",
+    "\"start_url\": \"/",
+    "\"scope\": \"/",
+    "\"src\": \"/",
+];
+
+/// Every `file:line: text` in `dir` that contains an absolute URL pattern.
+fn find_absolute_urls(dir: &Path) -> Result<Vec<String>> {
+    let mut found = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(path) = stack.pop() {
+        if path.is_dir() {
+            let entries = std::fs::read_dir(&path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            for entry in entries {
+                stack.push(
+                    entry
+                        .map_err(|e| format!("cannot read {}: {e}", path.display()))?
+                        .path(),
+                );
+            }
+            continue;
+        }
+        let checked = ["html", "css", "js", "mjs", "webmanifest", "json"];
+        let is_text = path
+            .extension()
+            .and_then(|ext| ext.to_str())
+            .is_some_and(|ext| checked.contains(&ext));
+        if !is_text {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        for (number, line) in text.lines().enumerate() {
+            if ABSOLUTE_URL_PATTERNS
+                .iter()
+                .any(|pattern| line.contains(pattern))
+            {
+                let shown = path.strip_prefix(dir).unwrap_or(&path).display();
+                found.push(format!("{shown}:{}: {}", number + 1, line.trim()));
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("uttt-xtask-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn flags_root_relative_urls_and_accepts_relative_ones() {
+        let dir = scratch("urls");
+        std::fs::write(
+            dir.join("index.html"),
+            "<link href=\"style.css\">\n<script type=\"module\" src=\"/www/main.js\"></script>\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("main.js"),
+            "import init from './pkg/uttt_web.js';\nlet p = a.split(\"/\");\n",
+        )
+        .unwrap();
+        let found = find_absolute_urls(&dir).unwrap();
+        assert_eq!(
+            found,
+            vec!["index.html:2: <script type=\"module\" src=\"/www/main.js\"></script>"]
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn refuses_to_clear_a_folder_that_is_not_a_dist() {
+        let dir = scratch("out");
+        std::fs::write(dir.join("precious.txt"), "keep me").unwrap();
+        assert!(prepare_out(&dir).is_err());
+        assert!(dir.join("precious.txt").is_file());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

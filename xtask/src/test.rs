@@ -1,0 +1,397 @@
+//! `cargo xtask test`: every check of the project, in order, stopping at
+//! the first failure, and a closing `N passed, N failed` line over all the
+//! test layers that ran.
+
+use crate::cmd::{self, cargo, Counts};
+use crate::server::{self, Site};
+use crate::{build, setup, site, Result};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+/// Chromium's flags for this machine kind (no GPU, no sandbox as root, no
+/// network chatter that the closed network would refuse). Kept in step with
+/// tests/support/browser.js, which Playwright uses.
+pub const CHROMIUM_ARGS: &[&str] = &[
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+];
+
+/// The layers, in the order they run: cheapest and most basic first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layer {
+    /// `cargo fmt --check`.
+    Fmt,
+    /// Clippy with warnings denied, natively and for the web crate on wasm32.
+    Clippy,
+    /// `cargo test --workspace` natively.
+    Native,
+    /// crates/core built for wasm32 without `std`.
+    NoStd,
+    /// wasm-bindgen-test suites of crates/web in headless Chromium.
+    Wasm,
+    /// Playwright end-to-end tests against the dist folder.
+    E2e,
+}
+
+const ALL: [Layer; 6] = [
+    Layer::Fmt,
+    Layer::Clippy,
+    Layer::Native,
+    Layer::NoStd,
+    Layer::Wasm,
+    Layer::E2e,
+];
+
+impl Layer {
+    fn name(self) -> &'static str {
+        match self {
+            Layer::Fmt => "fmt",
+            Layer::Clippy => "clippy",
+            Layer::Native => "native",
+            Layer::NoStd => "nostd",
+            Layer::Wasm => "wasm",
+            Layer::E2e => "e2e",
+        }
+    }
+
+    fn title(self) -> &'static str {
+        match self {
+            Layer::Fmt => "formatting (cargo fmt --check)",
+            Layer::Clippy => "lints (cargo clippy -D warnings, native and wasm32)",
+            Layer::Native => "native tests (cargo test --workspace)",
+            Layer::NoStd => "no_std build of crates/core for wasm32",
+            Layer::Wasm => "wasm-bindgen tests of crates/web in headless Chromium",
+            Layer::E2e => "Playwright end-to-end tests against dist/ served on 127.0.0.1",
+        }
+    }
+}
+
+/// Parsed `test` arguments.
+#[derive(Debug, Default)]
+pub struct Options {
+    only: Option<Vec<Layer>>,
+    playwright_args: Vec<String>,
+}
+
+impl Options {
+    /// Reads `[--only a,b] [-- playwright args]`.
+    pub fn parse(args: &[String]) -> Result<Options> {
+        let mut options = Options::default();
+        let mut rest = args.iter();
+        while let Some(arg) = rest.next() {
+            match arg.as_str() {
+                "--only" => {
+                    let list = rest.next().ok_or("--only needs a comma list of layers")?;
+                    let mut layers = Vec::new();
+                    for name in list.split(',') {
+                        let layer =
+                            ALL.iter()
+                                .copied()
+                                .find(|l| l.name() == name)
+                                .ok_or_else(|| {
+                                    let names: Vec<_> = ALL.iter().map(|l| l.name()).collect();
+                                    format!(
+                                        "unknown layer `{name}`; layers are {}",
+                                        names.join(", ")
+                                    )
+                                })?;
+                        layers.push(layer);
+                    }
+                    options.only = Some(layers);
+                }
+                "--" => options.playwright_args.extend(rest.by_ref().cloned()),
+                other => {
+                    return Err(format!(
+                        "unexpected argument `{other}` (test takes --only LAYERS and -- ARGS)"
+                    ))
+                }
+            }
+        }
+        Ok(options)
+    }
+}
+
+/// Runs the selected layers in order. A failure is reported here, with the
+/// totals line last, so the returned error is empty.
+pub fn run(root: &Path, options: Options) -> Result {
+    let started = Instant::now();
+    let layers: Vec<Layer> = ALL
+        .iter()
+        .copied()
+        .filter(|layer| {
+            options
+                .only
+                .as_ref()
+                .is_none_or(|only| only.contains(layer))
+        })
+        .collect();
+    let mut total = Counts::default();
+    for (index, layer) in layers.iter().enumerate() {
+        let layer_started = Instant::now();
+        println!("\n==> [{}/{}] {}", index + 1, layers.len(), layer.title());
+        let (result, counts) = run_layer(root, *layer, &options);
+        total.add(counts);
+        if let Err(message) = result {
+            // A layer can fail before any test ran (fmt, a build): count it.
+            total.failed = total.failed.max(1);
+            eprintln!("\nxtask: FAILED at layer `{}`: {message}", layer.name());
+            eprintln!(
+                "xtask: rerun just this layer with `cargo xtask test --only {}`",
+                layer.name()
+            );
+            println!("\ntotal: {} passed, {} failed", total.passed, total.failed);
+            return Err(String::new());
+        }
+        println!(
+            "==> {} ok ({:.0} s)",
+            layer.name(),
+            layer_started.elapsed().as_secs_f64()
+        );
+    }
+    let names: Vec<_> = layers.iter().map(|l| l.name()).collect();
+    println!(
+        "\nxtask: all layers passed ({}) in {:.1} min",
+        names.join(", "),
+        started.elapsed().as_secs_f64() / 60.0
+    );
+    println!("total: {} passed, {} failed", total.passed, total.failed);
+    Ok(())
+}
+
+fn run_layer(root: &Path, layer: Layer, options: &Options) -> (Result, Counts) {
+    let none = Counts::default();
+    match layer {
+        Layer::Fmt => (
+            cmd::run(
+                cargo()
+                    .current_dir(root)
+                    .args(["fmt", "--all", "--", "--check"]),
+                "cargo fmt --check (run `cargo fmt --all` to fix)",
+            ),
+            none,
+        ),
+        Layer::Clippy => (clippy(root), none),
+        Layer::Native => cmd::run_counting(
+            cargo().current_dir(root).args(["test", "--workspace"]),
+            "native tests",
+        ),
+        Layer::NoStd => (no_std(root), none),
+        Layer::Wasm => match wasm_tests(root) {
+            Ok(counts) => require_some(counts, "wasm-bindgen-test"),
+            Err((message, counts)) => (Err(message), counts),
+        },
+        Layer::E2e => match end_to_end(root, &options.playwright_args) {
+            Ok(counts) => require_some(counts, "Playwright"),
+            Err((message, counts)) => (Err(message), counts),
+        },
+    }
+}
+
+/// A layer that ran no test proves nothing, so it fails.
+fn require_some(counts: Counts, runner: &str) -> (Result, Counts) {
+    if counts.passed + counts.failed == 0 {
+        (Err(format!("{runner} ran no test")), counts)
+    } else {
+        (Ok(()), counts)
+    }
+}
+
+fn clippy(root: &Path) -> Result {
+    cmd::run(
+        cargo().current_dir(root).args([
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ]),
+        "cargo clippy",
+    )?;
+    // Code behind cfg(target_arch = "wasm32") is invisible to the native
+    // run above.
+    setup::ensure_wasm_target()?;
+    cmd::run(
+        cargo()
+            .current_dir(root)
+            .args([
+                "clippy",
+                "--package",
+                build::WEB_CRATE,
+                "--all-targets",
+                "--target",
+            ])
+            .arg(setup::WASM_TARGET)
+            .args(["--", "-D", "warnings"]),
+        "cargo clippy for wasm32",
+    )
+}
+
+fn no_std(root: &Path) -> Result {
+    setup::ensure_wasm_target()?;
+    cmd::run(
+        cargo()
+            .current_dir(root)
+            .args([
+                "build",
+                "--package",
+                "uttt-core",
+                "--no-default-features",
+                "--target",
+            ])
+            .arg(setup::WASM_TARGET),
+        "the no_std build of crates/core",
+    )
+}
+
+/// Scratch space of the test command inside the target directory.
+fn scratch(root: &Path) -> Result<PathBuf> {
+    let dir = build::target_dir(root).join("uttt-xtask");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    Ok(dir)
+}
+
+fn wasm_tests(root: &Path) -> std::result::Result<Counts, (String, Counts)> {
+    let fail = |message: String| (message, Counts::default());
+    setup::ensure_wasm_target().map_err(fail)?;
+    setup::ensure_browser().map_err(fail)?;
+    let bin = setup::ensure_bindgen_cli(root).map_err(fail)?;
+    let webdriver_json = scratch(root).map_err(fail)?.join("webdriver.json");
+    let args: Vec<String> = CHROMIUM_ARGS.iter().map(|a| format!("\"{a}\"")).collect();
+    let capabilities = format!(
+        "{{\"goog:chromeOptions\": {{\"binary\": \"{}\", \"args\": [{}]}}}}\n",
+        setup::CHROMIUM,
+        args.join(", ")
+    );
+    std::fs::write(&webdriver_json, capabilities)
+        .map_err(|e| fail(format!("cannot write {}: {e}", webdriver_json.display())))?;
+
+    let mut command = cargo();
+    command
+        .current_dir(root)
+        .args(["test", "--package", build::WEB_CRATE, "--target"])
+        .arg(setup::WASM_TARGET)
+        .env(
+            "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER",
+            bin.join("wasm-bindgen-test-runner"),
+        )
+        .env("CHROMEDRIVER", setup::CHROMEDRIVER)
+        .env("WASM_BINDGEN_TEST_WEBDRIVER_JSON", &webdriver_json)
+        // Suites that do not name an environment run in the browser too.
+        .env("WASM_BINDGEN_USE_BROWSER", "1")
+        .env("WASM_BINDGEN_TEST_TIMEOUT", "120");
+    // The runner prefers these drivers over CHROMEDRIVER when they are set.
+    for other in [
+        "GECKODRIVER",
+        "GECKODRIVER_REMOTE",
+        "SAFARIDRIVER",
+        "SAFARIDRIVER_REMOTE",
+        "CHROMEDRIVER_REMOTE",
+    ] {
+        command.env_remove(other);
+    }
+    let (result, counts) = cmd::run_counting(&mut command, "the wasm-bindgen tests");
+    result.map(|()| counts).map_err(|message| (message, counts))
+}
+
+fn end_to_end(root: &Path, extra_args: &[String]) -> std::result::Result<Counts, (String, Counts)> {
+    let fail = |message: String| (message, Counts::default());
+    build::build(root).map_err(fail)?;
+    let scratch = scratch(root).map_err(fail)?;
+    let dist = scratch.join("dist");
+    site::make_dist(root, &dist).map_err(fail)?;
+    setup::ensure_browser().map_err(fail)?;
+    setup::ensure_npm_packages(root).map_err(fail)?;
+
+    // Served under a sub-path, as on a GitHub Pages project site, so any
+    // root-relative URL in the page breaks a test.
+    let site = Site {
+        root: dist,
+        prefix: "/uttt/".into(),
+        only_site_entries: false,
+        log: false,
+    };
+    let address = server::start(site, 0).map_err(fail)?;
+    let base_url = format!("http://{address}/uttt/");
+    println!("xtask: serving the dist folder at {base_url}");
+
+    let report = scratch.join("playwright.json");
+    let _ = std::fs::remove_file(&report);
+    let mut command = Command::new("node");
+    command
+        .current_dir(root)
+        .arg(root.join("node_modules/@playwright/test/cli.js"))
+        .arg("test")
+        .args(extra_args)
+        .env("UTTT_BASE_URL", &base_url)
+        .env("UTTT_PLAYWRIGHT_JSON", &report)
+        .env("UTTT_CHROMIUM", setup::CHROMIUM);
+    let result = cmd::run(&mut command, "the Playwright tests");
+    let counts = std::fs::read_to_string(&report)
+        .ok()
+        .and_then(|json| parse_playwright_stats(&json));
+    match (result, counts) {
+        (Ok(()), Some(counts)) => Ok(counts),
+        (Ok(()), None) => Err(fail(format!(
+            "Playwright wrote no readable report to {}",
+            report.display()
+        ))),
+        (Err(message), counts) => Err((message, counts.unwrap_or_default())),
+    }
+}
+
+/// Reads `"stats": {... "expected": N, "unexpected": N, "flaky": N ...}`
+/// from Playwright's JSON report; flaky tests passed on a retry.
+fn parse_playwright_stats(json: &str) -> Option<Counts> {
+    let stats = &json[json.rfind("\"stats\"")?..];
+    let number = |key: &str| -> Option<u64> {
+        let after = &stats[stats.find(&format!("\"{key}\""))? + key.len() + 2..];
+        let after = after.trim_start().strip_prefix(':')?.trim_start();
+        let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
+        digits.parse().ok()
+    };
+    Some(Counts {
+        passed: number("expected")? + number("flaky").unwrap_or(0),
+        failed: number("unexpected")?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_playwright_stats() {
+        let json = r#"{"suites": [{"specs": [{"tests": [{"expectedStatus": "passed"}]}]}],
+            "stats": {"startTime": "x", "duration": 1.5, "expected": 4, "skipped": 1, "unexpected": 2, "flaky": 1}}"#;
+        assert_eq!(
+            parse_playwright_stats(json),
+            Some(Counts {
+                passed: 5,
+                failed: 2
+            })
+        );
+        assert_eq!(parse_playwright_stats("{}"), None);
+    }
+
+    #[test]
+    fn parses_layer_lists() {
+        let args = [
+            "--only".to_string(),
+            "fmt,e2e".to_string(),
+            "--".to_string(),
+            "-g".to_string(),
+            "smoke".to_string(),
+        ];
+        let options = Options::parse(&args).unwrap();
+        assert_eq!(options.only, Some(vec![Layer::Fmt, Layer::E2e]));
+        assert_eq!(options.playwright_args, vec!["-g", "smoke"]);
+        assert!(Options::parse(&["--only".to_string(), "bogus".to_string()]).is_err());
+    }
+}
