@@ -116,6 +116,14 @@ fn read_moves<G: Game>(
             at,
             ParseErrorKind::Expected("a move such as e5"),
         ))?;
+        // Records hold only the primary notation (a letter then a digit), so
+        // the other move forms are refused here rather than half-read.
+        if !chunk.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            return Err(ParseError::new(
+                at,
+                ParseErrorKind::Expected("a move such as e5"),
+            ));
+        }
         let m = G::parse_move(chunk).map_err(|e| ParseError::new(at + e.at, e.kind))?;
         if chunk.len() < 2 {
             return Err(ParseError::new(

@@ -434,7 +434,14 @@ impl Game for Ultimate {
             }
         }
 
-        let target = if self.decided & (1 << c) != 0 { ANY } else { c };
+        // Once the game is over nobody is sent anywhere: the target is reset
+        // so a finished position hashes (and compares) the same however it
+        // was reached, including when read back from a position string.
+        let target = if self.decided & (1 << c) != 0 || self.status != ONGOING {
+            ANY
+        } else {
+            c
+        };
         self.hash ^= TARGET[usize::from(self.target)] ^ TARGET[usize::from(target)];
         self.target = target;
         self.ply += 1;
