@@ -1,0 +1,742 @@
+//! `uttt match`: paired games between two engines from random openings, with
+//! wins, draws, losses, score and an Elo estimate; and `uttt tune`, which
+//! tunes the evaluation weights by self-play (SPSA).
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use uttt_core::search::{Engine, Level, Limits, Rng, Weights, WEIGHT_COUNT};
+use uttt_core::{Game, Move, Outcome, Player, Rules, Ultimate};
+
+use crate::engine_proc::ProcEngine;
+use crate::mcts::Mcts;
+
+const MATCH_HELP: &str = "\
+uttt match A B [--games N] [--movetime MS] [--seed S] [--threads T]
+               [--rules standard|tiebreak] [--opening-plies K] [--quiet]
+
+Plays N games (default 20, rounded up to even) of Ultimate between engines A
+and B: N/2 random openings of K plies (default 2), each played twice with the
+colours swapped. Prints every game, then A's wins/draws/losses, score and an
+Elo estimate with its 95% error.
+
+Engines:
+  beginner|easy|medium|hard|master   a level of the built-in engine
+  mcts                               plain UCT with random playouts
+  cmd:COMMAND                        an external program on the CodinGame
+                                     protocol (see `uttt bot`), one per game
+A level or mcts may carry options after '@', e.g. hard@movetime=100,
+hard@nodes=200000, medium@depth=5, hard@weights=board=120,tempo=5, hard@table=4
+(MiB).
+
+Options:
+  --movetime MS   time per move for engines without @movetime (default: the
+                  level's budget; mcts: 1000; cmd engines get 5x this plus 1 s
+                  before they forfeit)
+  --seed S        seed of the openings and of the engines' random choices (1)
+  --threads T     games played at once (default 1; timing-based engines are
+                  fairer with 1 on a busy machine)
+
+Examples:
+  uttt match hard mcts --games 200 --movetime 100
+  uttt match master@movetime=300 hard@movetime=100 --games 200
+  uttt match hard cmd:'uttt bot --level medium' --games 10";
+
+/// An engine as named on the command line.
+#[derive(Clone, Debug)]
+enum Spec {
+    Level {
+        level: Level,
+        movetime: Option<u64>,
+        nodes: Option<u64>,
+        depth: Option<u32>,
+        weights: Option<Weights>,
+        table_mib: Option<usize>,
+    },
+    Mcts {
+        movetime: Option<u64>,
+    },
+    Cmd(String),
+}
+
+impl Spec {
+    fn parse(text: &str) -> Result<Spec, String> {
+        if let Some(cmd) = text.strip_prefix("cmd:") {
+            if cmd.trim().is_empty() {
+                return Err("cmd: needs a command".into());
+            }
+            return Ok(Spec::Cmd(cmd.to_string()));
+        }
+        let mut parts = text.split('@');
+        let name = parts.next().unwrap_or_default();
+        let mut movetime = None;
+        let mut nodes = None;
+        let mut depth = None;
+        let mut weights = None;
+        let mut table_mib = None;
+        for opt in parts {
+            let (k, v) = opt
+                .split_once('=')
+                .ok_or_else(|| format!("engine option `{opt}` is not key=value"))?;
+            let num = |v: &str| {
+                v.parse::<u64>()
+                    .map_err(|_| format!("`{opt}`: `{v}` is not a number"))
+            };
+            match k {
+                "movetime" => movetime = Some(num(v)?),
+                "nodes" => nodes = Some(num(v)?),
+                "depth" => depth = Some(num(v)? as u32),
+                "table" => table_mib = Some(num(v)? as usize),
+                "weights" => {
+                    weights = Some(Weights::parse(v).map_err(|e| format!("bad weight `{e}`"))?)
+                }
+                _ => {
+                    return Err(format!(
+                        "unknown engine option `{k}` (movetime, nodes, depth, weights, table)"
+                    ))
+                }
+            }
+        }
+        if name == "mcts" {
+            return Ok(Spec::Mcts { movetime });
+        }
+        let level = Level::from_name(name)
+            .ok_or_else(|| format!("unknown engine `{name}`: a level, mcts or cmd:COMMAND"))?;
+        Ok(Spec::Level {
+            level,
+            movetime,
+            nodes,
+            depth,
+            weights,
+            table_mib,
+        })
+    }
+
+    /// A fresh player for one game.
+    fn instantiate(
+        &self,
+        seed: u64,
+        default_movetime: Option<u64>,
+    ) -> Result<Box<dyn MatchPlayer>, String> {
+        Ok(match self {
+            Spec::Level {
+                level,
+                movetime,
+                nodes,
+                depth,
+                weights,
+                table_mib,
+            } => {
+                let bytes = table_mib.map_or(level.table_bytes(), |m| m << 20);
+                let mut engine = Engine::new(*level, seed, bytes);
+                let mut limits = engine.limits();
+                if let Some(n) = nodes {
+                    limits.max_nodes = *n;
+                }
+                if let Some(d) = depth {
+                    limits.max_depth = *d;
+                }
+                engine.set_limits(limits);
+                if let Some(w) = weights {
+                    engine.set_weights(*w);
+                }
+                // With a node budget and no explicit time, the nodes decide alone.
+                let time = match (movetime, nodes) {
+                    (Some(t), _) => Some(*t),
+                    (None, Some(_)) => None,
+                    (None, None) => Some(default_movetime.unwrap_or(level.budget_ms())),
+                };
+                Box::new(SearchPlayer { engine, time })
+            }
+            Spec::Mcts { movetime } => Box::new(MctsPlayer {
+                mcts: Mcts::new(seed),
+                time: Duration::from_millis(movetime.or(default_movetime).unwrap_or(1000)),
+            }),
+            Spec::Cmd(command) => Box::new(CmdPlayer {
+                proc: ProcEngine::spawn(command)?,
+                timeout: Duration::from_millis(default_movetime.unwrap_or(1000) * 5 + 1000),
+                first: true,
+            }),
+        })
+    }
+}
+
+/// One side of a game in the match runner.
+trait MatchPlayer: Send {
+    /// The move to play in `pos`; `forced` is the opening move it must play.
+    fn play(&mut self, pos: &Ultimate, forced: Option<Move>) -> Result<Move, String>;
+}
+
+struct SearchPlayer {
+    engine: Engine,
+    /// Thinking time per move, or `None` to rely on the engine's limits.
+    time: Option<u64>,
+}
+
+impl MatchPlayer for SearchPlayer {
+    fn play(&mut self, pos: &Ultimate, forced: Option<Move>) -> Result<Move, String> {
+        if let Some(m) = forced {
+            return Ok(m);
+        }
+        let start = Instant::now();
+        let budget = self.time.map(Duration::from_millis);
+        let result = self
+            .engine
+            .choose(pos, || budget.is_some_and(|b| start.elapsed() >= b), |_| {})
+            .ok_or("asked to move in a finished game")?;
+        Ok(result.best)
+    }
+}
+
+struct MctsPlayer {
+    mcts: Mcts,
+    time: Duration,
+}
+
+impl MatchPlayer for MctsPlayer {
+    fn play(&mut self, pos: &Ultimate, forced: Option<Move>) -> Result<Move, String> {
+        if let Some(m) = forced {
+            return Ok(m);
+        }
+        self.mcts
+            .choose(pos, self.time)
+            .ok_or_else(|| "asked to move in a finished game".into())
+    }
+}
+
+struct CmdPlayer {
+    proc: ProcEngine,
+    timeout: Duration,
+    first: bool,
+}
+
+impl MatchPlayer for CmdPlayer {
+    fn play(&mut self, pos: &Ultimate, forced: Option<Move>) -> Result<Move, String> {
+        // An opening move is imposed by offering it as the only valid action.
+        let valid: Vec<Move> = match forced {
+            Some(m) => vec![m],
+            None => pos.legal_moves().to_vec(),
+        };
+        let timeout = if self.first {
+            self.timeout + Duration::from_secs(1)
+        } else {
+            self.timeout
+        };
+        self.first = false;
+        self.proc.play(pos.last_move(), &valid, timeout)
+    }
+}
+
+/// How one game ended, from the point of view of engine A.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum GameResult {
+    AWins,
+    Draw,
+    BWins,
+}
+
+/// Plays one game; the side that errs (illegal move, timeout, crash) loses.
+fn play_game(
+    a: &mut dyn MatchPlayer,
+    b: &mut dyn MatchPlayer,
+    a_plays: Player,
+    opening: &[Move],
+    rules: Rules,
+) -> (GameResult, Vec<Move>, Option<String>) {
+    let mut pos = Ultimate::new(rules);
+    let mut moves = Vec::new();
+    while !pos.is_over() {
+        let a_to_move = pos.side_to_move() == a_plays;
+        let forced = opening.get(pos.ply()).copied();
+        let player: &mut dyn MatchPlayer = if a_to_move { a } else { b };
+        let answer = player.play(&pos, forced).and_then(|m| {
+            pos.check(m).map_err(|e| format!("illegal move {m}: {e}"))?;
+            Ok(m)
+        });
+        match answer {
+            Ok(m) => {
+                pos.play_unchecked(m);
+                moves.push(m);
+            }
+            Err(why) => {
+                let r = if a_to_move {
+                    GameResult::BWins
+                } else {
+                    GameResult::AWins
+                };
+                let who = if a_to_move { "A" } else { "B" };
+                return (r, moves, Some(format!("{who} forfeits: {why}")));
+            }
+        }
+    }
+    let r = match pos.outcome() {
+        Some(Outcome::Win(p)) if p == a_plays => GameResult::AWins,
+        Some(Outcome::Win(_)) => GameResult::BWins,
+        _ => GameResult::Draw,
+    };
+    (r, moves, None)
+}
+
+/// A random opening of `plies` moves that does not end the game.
+fn random_opening(rng: &mut Rng, plies: usize, rules: Rules) -> Vec<Move> {
+    loop {
+        let mut pos = Ultimate::new(rules);
+        let mut out = Vec::new();
+        while out.len() < plies && !pos.is_over() {
+            let moves = pos.legal_moves();
+            let m = moves[rng.below(moves.len())];
+            pos.play_unchecked(m);
+            out.push(m);
+        }
+        if !pos.is_over() {
+            return out;
+        }
+    }
+}
+
+/// Wins, draws and losses of A, with the derived figures.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Tally {
+    /// Games A won.
+    pub wins: u32,
+    /// Drawn games.
+    pub draws: u32,
+    /// Games A lost.
+    pub losses: u32,
+}
+
+impl Tally {
+    fn add(&mut self, r: GameResult) {
+        match r {
+            GameResult::AWins => self.wins += 1,
+            GameResult::Draw => self.draws += 1,
+            GameResult::BWins => self.losses += 1,
+        }
+    }
+
+    /// Games played.
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// A's score, 0 to 1 (a draw is half a point).
+    pub fn score(&self) -> f64 {
+        (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / f64::from(self.games().max(1))
+    }
+
+    /// The Elo difference implied by the score, and the half-width of its
+    /// 95% interval from the per-game variance (infinite at 0% or 100%).
+    pub fn elo(&self) -> (f64, f64) {
+        let n = f64::from(self.games().max(1));
+        let s = self.score();
+        let var = (f64::from(self.wins) * (1.0 - s).powi(2)
+            + f64::from(self.draws) * (0.5 - s).powi(2)
+            + f64::from(self.losses) * s.powi(2))
+            / n;
+        let se = (var / n).sqrt();
+        let lo = elo_of(s - 1.96 * se);
+        let hi = elo_of(s + 1.96 * se);
+        (elo_of(s), (hi - lo) / 2.0)
+    }
+}
+
+/// The Elo difference for an expected score.
+fn elo_of(score: f64) -> f64 {
+    let s = score.clamp(1e-9, 1.0 - 1e-9);
+    -400.0 * (1.0 / s - 1.0).log10()
+}
+
+struct Options {
+    games: usize,
+    movetime: Option<u64>,
+    seed: u64,
+    threads: usize,
+    rules: Rules,
+    opening_plies: usize,
+    quiet: bool,
+}
+
+fn parse_options(args: &[String], positional: &mut Vec<String>) -> Result<Options, String> {
+    let mut o = Options {
+        games: 20,
+        movetime: None,
+        seed: 1,
+        threads: 1,
+        rules: Rules::Standard,
+        opening_plies: 2,
+        quiet: false,
+    };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |name: &str| {
+            it.next()
+                .ok_or_else(|| format!("{name} needs a value"))
+                .cloned()
+        };
+        let number = |name: &str, v: String| {
+            v.parse::<u64>()
+                .map_err(|_| format!("{name}: `{v}` is not a number"))
+        };
+        match a.as_str() {
+            "--games" => o.games = number(a, value(a)?)? as usize,
+            "--movetime" => o.movetime = Some(number(a, value(a)?)?),
+            "--seed" => o.seed = number(a, value(a)?)?,
+            "--threads" => o.threads = (number(a, value(a)?)? as usize).max(1),
+            "--opening-plies" => o.opening_plies = number(a, value(a)?)? as usize,
+            "--rules" => {
+                let v = value(a)?;
+                o.rules = Rules::from_name(&v)
+                    .ok_or_else(|| format!("--rules: `{v}` is not standard or tiebreak"))?;
+            }
+            "--quiet" => o.quiet = true,
+            s if s.starts_with("--") => return Err(format!("unknown option `{s}`")),
+            _ => positional.push(a.clone()),
+        }
+    }
+    Ok(o)
+}
+
+/// The result of a match: the tally and the wall time.
+struct MatchOutcome {
+    tally: Tally,
+    /// A's tally with X and with O.
+    by_colour: [Tally; 2],
+}
+
+/// Plays the paired games; prints each game unless `quiet`.
+fn run_match(a: &Spec, b: &Spec, o: &Options) -> Result<MatchOutcome, String> {
+    let pairs = o.games.div_ceil(2).max(1);
+    let mut rng = Rng::new(o.seed);
+    let openings: Vec<Vec<Move>> = (0..pairs)
+        .map(|_| random_opening(&mut rng, o.opening_plies, o.rules))
+        .collect();
+    let next = AtomicUsize::new(0);
+    let results = Mutex::new(Vec::new());
+    let first_error = Mutex::new(None::<String>);
+    std::thread::scope(|scope| {
+        for _ in 0..o.threads.min(pairs * 2) {
+            scope.spawn(|| loop {
+                let g = next.fetch_add(1, Ordering::Relaxed);
+                if g >= pairs * 2 {
+                    break;
+                }
+                let opening = &openings[g / 2];
+                let a_plays = if g % 2 == 0 { Player::X } else { Player::O };
+                let seed = o.seed.wrapping_mul(1_000_003).wrapping_add(g as u64);
+                let players = a
+                    .instantiate(seed, o.movetime)
+                    .and_then(|pa| Ok((pa, b.instantiate(seed ^ 0x5555, o.movetime)?)));
+                let (mut pa, mut pb) = match players {
+                    Ok(p) => p,
+                    Err(e) => {
+                        first_error.lock().unwrap().get_or_insert(e);
+                        break;
+                    }
+                };
+                let (r, moves, why) =
+                    play_game(pa.as_mut(), pb.as_mut(), a_plays, opening, o.rules);
+                if !o.quiet {
+                    let record: String = moves.iter().map(ToString::to_string).collect();
+                    let res = match r {
+                        GameResult::AWins => "A wins",
+                        GameResult::Draw => "draw",
+                        GameResult::BWins => "B wins",
+                    };
+                    let why = why.map(|w| format!(" ({w})")).unwrap_or_default();
+                    println!(
+                        "game {:>4}: A={a_plays} {res:<6} {:>2} plies  {record}{why}",
+                        g + 1,
+                        moves.len()
+                    );
+                }
+                results.lock().unwrap().push((a_plays, r));
+            });
+        }
+    });
+    if let Some(e) = first_error.into_inner().unwrap() {
+        return Err(e);
+    }
+    let mut tally = Tally::default();
+    let mut by_colour = [Tally::default(); 2];
+    for (p, r) in results.into_inner().unwrap() {
+        tally.add(r);
+        by_colour[p.index()].add(r);
+    }
+    Ok(MatchOutcome { tally, by_colour })
+}
+
+/// `uttt match`.
+///
+/// # Errors
+/// A usage error (the message says what is wrong), or an engine that cannot start.
+pub fn run(args: &[String]) -> Result<(), String> {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{MATCH_HELP}");
+        return Ok(());
+    }
+    let mut names = Vec::new();
+    let o = parse_options(args, &mut names)?;
+    let [a_name, b_name] = names.as_slice() else {
+        return Err(format!("match needs two engines\n\n{MATCH_HELP}"));
+    };
+    let a = Spec::parse(a_name)?;
+    let b = Spec::parse(b_name)?;
+    let start = Instant::now();
+    let m = run_match(&a, &b, &o)?;
+    let t = m.tally;
+    let (elo, err) = t.elo();
+    println!(
+        "{a_name} vs {b_name}: {} games  +{} ={} -{}  score {:.1}%  Elo {:+.0} ± {:.0}  ({:.0} s)",
+        t.games(),
+        t.wins,
+        t.draws,
+        t.losses,
+        100.0 * t.score(),
+        elo,
+        err,
+        start.elapsed().as_secs_f64()
+    );
+    for (p, c) in [(Player::X, m.by_colour[0]), (Player::O, m.by_colour[1])] {
+        println!(
+            "  {a_name} as {p}: +{} ={} -{}  score {:.1}%",
+            c.wins,
+            c.draws,
+            c.losses,
+            100.0 * c.score()
+        );
+    }
+    Ok(())
+}
+
+const TUNE_HELP: &str = "\
+uttt tune [--iterations N] [--nodes N] [--seed S] [--threads T] [--start WEIGHTS]
+
+Tunes the Ultimate evaluation weights by self-play with SPSA: each iteration
+perturbs every weight at random by ±c (c = 20% of its size, at least 2), plays
+a pair of games (one random opening, both colours) between the two perturbed
+vectors at a fixed node budget per move, and moves the weights towards the
+side that scored better. Prints the weights every 10 iterations; finish with
+`uttt match hard@weights=... hard --games 200 ...` to confirm.";
+
+/// `uttt tune`: SPSA over the evaluation weights.
+///
+/// # Errors
+/// A usage error.
+pub fn run_tune(args: &[String]) -> Result<(), String> {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{TUNE_HELP}");
+        return Ok(());
+    }
+    let mut iterations = 200u64;
+    let mut nodes = 20_000u64;
+    let mut seed = 1u64;
+    let mut threads = 1usize;
+    let mut theta: Vec<f64> = Weights::DEFAULT.0.iter().map(|&w| f64::from(w)).collect();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let v = it.next().ok_or_else(|| format!("{a} needs a value"))?;
+        let num = || {
+            v.parse::<u64>()
+                .map_err(|_| format!("{a}: `{v}` is not a number"))
+        };
+        match a.as_str() {
+            "--iterations" => iterations = num()?,
+            "--nodes" => nodes = num()?,
+            "--seed" => seed = num()?,
+            "--threads" => threads = (num()? as usize).max(1),
+            "--start" => {
+                let w = Weights::parse(v).map_err(|e| format!("bad weight `{e}`"))?;
+                theta = w.0.iter().map(|&x| f64::from(x)).collect();
+            }
+            _ => return Err(format!("unknown option `{a}`\n\n{TUNE_HELP}")),
+        }
+    }
+    let mut rng = Rng::new(seed);
+    let to_weights = |t: &[f64]| {
+        let mut w = [0i32; WEIGHT_COUNT];
+        for (x, v) in w.iter_mut().zip(t) {
+            *x = v.round() as i32;
+        }
+        Weights(w)
+    };
+    let mut batch = Vec::new();
+    for k in 1..=iterations {
+        // One SPSA step per game pair; several pairs run at once when threads > 1.
+        batch.clear();
+        for _ in 0..threads {
+            let delta: Vec<f64> = (0..WEIGHT_COUNT)
+                .map(|_| if rng.below(2) == 0 { -1.0 } else { 1.0 })
+                .collect();
+            let c: Vec<f64> = theta.iter().map(|t| (t.abs() * 0.2).max(2.0)).collect();
+            let plus: Vec<f64> = theta
+                .iter()
+                .zip(&delta)
+                .zip(&c)
+                .map(|((t, d), c)| t + c * d)
+                .collect();
+            let minus: Vec<f64> = theta
+                .iter()
+                .zip(&delta)
+                .zip(&c)
+                .map(|((t, d), c)| t - c * d)
+                .collect();
+            let opening = random_opening(&mut rng, 2, Rules::Standard);
+            batch.push((
+                delta,
+                c,
+                to_weights(&plus),
+                to_weights(&minus),
+                opening,
+                rng.next_u64(),
+            ));
+        }
+        let scores: Vec<f64> = std::thread::scope(|s| {
+            let handles: Vec<_> = batch
+                .iter()
+                .map(|(_, _, wp, wm, opening, gseed)| {
+                    s.spawn(move || {
+                        let mut score = 0.0;
+                        for a_plays in [Player::X, Player::O] {
+                            let mk = |w: Weights, sd: u64| {
+                                let mut e = Engine::new(Level::Hard, sd, 4 << 20);
+                                e.set_limits(Limits {
+                                    max_depth: 60,
+                                    max_nodes: nodes,
+                                });
+                                e.set_weights(w);
+                                SearchPlayer {
+                                    engine: e,
+                                    time: None,
+                                }
+                            };
+                            let mut pa = mk(*wp, *gseed);
+                            let mut pb = mk(*wm, *gseed);
+                            let (r, _, _) =
+                                play_game(&mut pa, &mut pb, a_plays, opening, Rules::Standard);
+                            score += match r {
+                                GameResult::AWins => 1.0,
+                                GameResult::Draw => 0.5,
+                                GameResult::BWins => 0.0,
+                            };
+                        }
+                        score - 1.0
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or(0.0))
+                .collect()
+        });
+        // Learning rate: a won pair moves each weight by a tenth of its
+        // perturbation, shrinking slowly as in SPSA.
+        let lr = 0.15 / (k as f64 / 50.0 + 1.0).powf(0.602);
+        for ((delta, c, ..), r) in batch.iter().zip(&scores) {
+            for i in 0..WEIGHT_COUNT {
+                theta[i] += lr * r * c[i] * delta[i];
+            }
+        }
+        if k % 10 == 0 || k == iterations {
+            println!("iteration {k}: {}", to_weights(&theta));
+        }
+    }
+    println!("final: {}", to_weights(&theta));
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_follows_the_score() {
+        let even = Tally {
+            wins: 10,
+            draws: 0,
+            losses: 10,
+        };
+        assert!(even.elo().0.abs() < 1e-6);
+        let three_quarters = Tally {
+            wins: 150,
+            draws: 0,
+            losses: 50,
+        };
+        let (elo, err) = three_quarters.elo();
+        assert!((elo - 190.8).abs() < 0.5, "{elo}");
+        assert!(err > 20.0 && err < 80.0, "{err}");
+        let t = Tally {
+            wins: 60,
+            draws: 20,
+            losses: 20,
+        };
+        assert!((t.score() - 0.7).abs() < 1e-9);
+    }
+
+    #[test]
+    fn specs_parse_and_refuse_junk() {
+        assert!(matches!(
+            Spec::parse("hard"),
+            Ok(Spec::Level {
+                level: Level::Hard,
+                ..
+            })
+        ));
+        assert!(matches!(
+            Spec::parse("master@movetime=300@nodes=5"),
+            Ok(Spec::Level {
+                movetime: Some(300),
+                nodes: Some(5),
+                ..
+            })
+        ));
+        assert!(matches!(
+            Spec::parse("mcts@movetime=10"),
+            Ok(Spec::Mcts { movetime: Some(10) })
+        ));
+        assert!(matches!(Spec::parse("cmd:./bot --x"), Ok(Spec::Cmd(c)) if c == "./bot --x"));
+        assert!(Spec::parse("grandmaster").is_err());
+        assert!(Spec::parse("hard@speed=9").is_err());
+        assert!(Spec::parse("hard@nodes=lots").is_err());
+        assert!(Spec::parse("cmd:").is_err());
+    }
+
+    #[test]
+    fn a_short_match_is_paired_and_counted() {
+        let o = Options {
+            games: 4,
+            movetime: None,
+            seed: 3,
+            threads: 2,
+            rules: Rules::Standard,
+            opening_plies: 2,
+            quiet: true,
+        };
+        let m = run_match(
+            &Spec::parse("easy").unwrap(),
+            &Spec::parse("beginner").unwrap(),
+            &o,
+        )
+        .unwrap();
+        assert_eq!(m.tally.games(), 4);
+        assert_eq!(m.by_colour[0].games(), 2);
+        assert_eq!(m.by_colour[1].games(), 2);
+    }
+
+    #[test]
+    fn an_engine_that_errs_forfeits() {
+        struct Bad;
+        impl MatchPlayer for Bad {
+            fn play(&mut self, _: &Ultimate, _: Option<Move>) -> Result<Move, String> {
+                Ok(Move::new(9, 9))
+            }
+        }
+        let mut good = Spec::parse("beginner")
+            .unwrap()
+            .instantiate(1, None)
+            .unwrap();
+        let (r, _, why) = play_game(good.as_mut(), &mut Bad, Player::X, &[], Rules::Standard);
+        assert_eq!(r, GameResult::AWins);
+        assert!(why.unwrap().contains("B forfeits"));
+    }
+}
