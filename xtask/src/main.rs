@@ -11,6 +11,7 @@ mod mime;
 mod server;
 mod setup;
 mod site;
+mod sw;
 mod test;
 
 use std::path::{Path, PathBuf};

@@ -60,6 +60,7 @@ pub fn make_dist(root: &Path, out: &Path) -> Result {
         }
         copy(&from, &out.join(entry))?;
     }
+    crate::sw::stamp(out)?;
     let absolute = find_absolute_urls(out)?;
     if absolute.is_empty() {
         Ok(())
@@ -99,8 +100,10 @@ fn copy(from: &Path, to: &Path) -> Result {
         for entry in entries {
             let entry = entry.map_err(|e| format!("cannot read {}: {e}", from.display()))?;
             let name = entry.file_name();
-            // Editor backups and dotfiles are not part of the site.
-            if name.to_string_lossy().starts_with('.') {
+            // Dotfiles and the scripts or notes that make assets are not
+            // part of the site.
+            let text = name.to_string_lossy();
+            if text.starts_with('.') || text.ends_with(".sh") || text.ends_with(".md") {
                 continue;
             }
             copy(&entry.path(), &to.join(name))?;
