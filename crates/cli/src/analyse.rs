@@ -1,0 +1,113 @@
+//! `uttt analyse`: the engine's thoughts on a record or position, depth by depth.
+
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use uttt_core::record::{parse_position, parse_record, AnyGame};
+use uttt_core::search::{Level, Progress, Searchable};
+
+use crate::ai::Engine;
+use crate::args::{Spec, UsageError};
+use crate::render::{Front, Style};
+use crate::usage;
+
+/// The help text of `uttt analyse`.
+pub const HELP: &str = "\
+uttt analyse: show the engine's search, depth by depth, on a game or position
+
+Usage: uttt analyse RECORD|POSITION [--movetime MS] [--depth N]
+
+RECORD is a game record as `uttt play` prints it (e.g. ultimate-standard:e5e4);
+the position after its last move is analysed. POSITION is a position string
+(`<game> <rows> <target>`, see the core's record documentation).
+
+Each completed depth prints its score (for the side to move; `win in N` /
+`loss in N` count plies), the nodes searched, the speed and the principal
+variation. The engine is the Master search with its larger table.
+
+Options:
+  --movetime MS  think this long (default 1000)
+  --depth N      stop after depth N (1-94) even if time is left
+  -h, --help     this text
+
+Examples:
+  uttt analyse ultimate-standard:e5e4d2
+  uttt analyse classic:b2a1 --depth 9
+  uttt analyse 'ultimate-standard ........./........./........./........./....x..../........./........./........./......... 4' --movetime 3000
+";
+
+const SPEC: Spec = Spec {
+    values: &["movetime", "depth"],
+    switches: &[],
+};
+
+/// Runs `uttt analyse` with the words after the subcommand.
+///
+/// # Errors
+/// A usage error for a missing or unreadable record or position, or a bad option.
+pub fn run(args: &[String]) -> Result<ExitCode, UsageError> {
+    let p = SPEC.parse(args)?;
+    if p.help {
+        print!("{HELP}");
+        return Ok(ExitCode::SUCCESS);
+    }
+    p.at_most_positional(1)?;
+    let text = p.positional.first().ok_or_else(|| {
+        usage!("analyse needs a RECORD or POSITION, e.g. `uttt analyse ultimate-standard:e5e4`")
+    })?;
+    let movetime = Duration::from_millis(p.number("movetime", 1u64, 86_400_000, 1000)?);
+    let depth = match p.value("depth") {
+        Some(_) => Some(p.number("depth", 1u32, 94, 1)?),
+        None => None,
+    };
+    // A record has a ':' after its game name; a position string never does.
+    let game = if text.contains(':') {
+        parse_record(text).map_err(|e| usage!("cannot read the record: {e}"))?
+    } else {
+        parse_position(text).map_err(|e| usage!("cannot read the position: {e}"))?
+    };
+    match game {
+        AnyGame::Ultimate(h) => analyse(h.current(), movetime, depth),
+        AnyGame::Classic(h) => analyse(h.current(), movetime, depth),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn analyse<G: Front + Searchable>(pos: &G, movetime: Duration, depth: Option<u32>) {
+    print!("{}", pos.render(Style::detect()));
+    println!("{}", pos.turn_line());
+    if pos.is_over() {
+        return;
+    }
+    let mut engine = Engine::new(Level::Master, 1);
+    if let Some(d) = depth {
+        engine.limit_depth(d);
+    }
+    let started = Instant::now();
+    let thought = engine.think_until(pos, started + movetime, |p: &Progress<'_, G::Move>| {
+        let secs = started.elapsed().as_secs_f64();
+        let knps = if secs > 0.0 {
+            p.nodes as f64 / secs / 1000.0
+        } else {
+            0.0
+        };
+        let pv: Vec<String> = p.pv.iter().map(ToString::to_string).collect();
+        println!(
+            "depth {:>2}  score {:>11}  nodes {:>10}  time {:>6} ms  {:>7.0} knps  pv {}",
+            p.depth,
+            p.score.to_string(),
+            p.nodes,
+            started.elapsed().as_millis(),
+            knps,
+            pv.join(" ")
+        );
+    });
+    println!(
+        "best move {} for {} (depth {}, score {}, {} nodes)",
+        thought.mv,
+        pos.side_to_move(),
+        thought.depth,
+        thought.score,
+        thought.nodes
+    );
+}
