@@ -1,0 +1,91 @@
+//! `uttt perft` and `uttt analyse` from the outside.
+
+mod common;
+
+use common::run;
+
+/// The number after "perft N: " in the output.
+fn count(stdout: &str, depth: u32) -> u64 {
+    let prefix = format!("perft {depth}: ");
+    stdout
+        .lines()
+        .find_map(|l| l.strip_prefix(&prefix))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no count in {stdout}"))
+}
+
+#[test]
+fn perft_counts_match_the_known_values() {
+    for (args, depth, expected) in [
+        (&["perft", "1"][..], 1, 81),
+        (&["perft", "3"], 3, 6336),
+        (&["perft", "4", "--rules", "tiebreak"], 4, 55080),
+        (&["perft", "9", "--game", "classic"], 9, 127_872),
+        (&["perft", "0"], 0, 1),
+    ] {
+        let r = run(args, "");
+        assert!(r.status.success(), "{args:?}: {}", r.stderr);
+        assert_eq!(count(&r.stdout, depth), expected, "{args:?}");
+    }
+}
+
+#[test]
+fn divide_lists_each_first_move_and_sums_to_the_total() {
+    let r = run(&["perft", "3", "--divide", "--game", "classic"], "");
+    assert!(r.status.success());
+    let split: Vec<(String, u64)> = r
+        .stdout
+        .lines()
+        .filter_map(|l| l.split_once(": "))
+        .filter(|(m, _)| m.len() == 2)
+        .map(|(m, n)| (m.to_string(), n.parse().unwrap()))
+        .collect();
+    assert_eq!(split.len(), 9);
+    assert!(split.iter().all(|(_, n)| *n == 56));
+    assert_eq!(count(&r.stdout, 3), 504);
+}
+
+#[test]
+fn perft_from_a_position_string() {
+    let after_e5 = "ultimate-standard ........./........./........./........./....x..../........./........./........./......... 4";
+    let r = run(&["perft", "1", "--position", after_e5], "");
+    assert!(r.status.success(), "{}", r.stderr);
+    assert_eq!(count(&r.stdout, 1), 8);
+    let r = run(&["perft", "2", "--position", "classic xo./.x./..o"], "");
+    assert_eq!(count(&r.stdout, 2), 20);
+}
+
+#[test]
+fn analyse_prints_every_depth_then_the_best_move() {
+    let r = run(&["analyse", "ultimate-standard:e5e4d2", "--depth", "4"], "");
+    assert!(r.status.success(), "{}", r.stderr);
+    let depths: Vec<u32> = r
+        .stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("depth "))
+        .map(|l| l.split_whitespace().next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(depths, [1, 2, 3, 4], "{}", r.stdout);
+    assert!(r.stdout.contains("Last move: X d2."), "{}", r.stdout);
+    let best = r.stdout.lines().last().unwrap();
+    assert!(best.starts_with("best move "), "{best}");
+    assert!(best.contains("for O (depth 4,"), "{best}");
+}
+
+#[test]
+fn analyse_finds_a_forced_classic_win() {
+    // X holds a1 and b2, O holds c1 and a3; X to move completes the diagonal at c3.
+    let r = run(&["analyse", "classic x.o/.x./o.."], "");
+    assert!(r.status.success(), "{}", r.stderr);
+    let best = r.stdout.lines().last().unwrap();
+    assert!(best.starts_with("best move c3 for X"), "{best}");
+    assert!(best.contains("win in 1"), "{best}");
+}
+
+#[test]
+fn analyse_of_a_finished_game_just_shows_it() {
+    let r = run(&["analyse", "classic:a1b1a2b2a3"], "");
+    assert!(r.status.success());
+    assert!(r.stdout.contains("Game over: X wins."));
+    assert!(!r.stdout.contains("depth"));
+}
