@@ -18,10 +18,10 @@ fn engine_move(text: &str, side: Player) -> Option<String> {
 fn classic_choice(pos: &Classic) -> ClassicMove {
     let me = pos.side_to_move();
     let wins_for = |p: Player| {
-        pos.legal_moves().iter().copied().find(|&m| {
-            let cells = pos.cells(p) | (1 << m.0);
-            uttt_core::lines::LINE_MASKS.iter().any(|&l| cells & l == l)
-        })
+        pos.legal_moves()
+            .iter()
+            .copied()
+            .find(|&m| uttt_core::lines::has_line(pos.cells(p) | (1 << m.0)))
     };
     wins_for(me)
         .or_else(|| wins_for(me.opponent()))
