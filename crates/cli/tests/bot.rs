@@ -180,3 +180,38 @@ fn no_input_at_all_is_a_clean_exit() {
     assert!(r.status.success());
     assert!(r.stdout.is_empty() && r.stderr.is_empty());
 }
+
+#[test]
+fn plays_whole_games_against_the_match_runner() {
+    // The match runner is the referee here: it starts the bot as an external
+    // engine for each game and forfeits it on a late, illegal or unreadable
+    // answer (after 5x the movetime plus a second: a generous deadline).
+    let bot = format!(
+        "cmd:{} bot --level hard --rules standard",
+        env!("CARGO_BIN_EXE_uttt")
+    );
+    let r = run(
+        &[
+            "match",
+            "beginner",
+            &bot,
+            "--games",
+            "2",
+            "--movetime",
+            "100",
+        ],
+        "",
+    );
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+    assert!(!r.stdout.contains("forfeit"), "{}", r.stdout);
+    let games: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("game "))
+        .collect();
+    assert_eq!(games.len(), 2, "{}", r.stdout);
+    // Each game line holds its record; the bot (B) beats the rule player.
+    for g in &games {
+        assert!(g.contains("B wins"), "{}", r.stdout);
+    }
+}
