@@ -59,6 +59,23 @@ pub trait Game: Clone + Copy + Debug + Eq + Hash + Sized {
     /// The number of legal moves, without listing them (bulk counting in perft).
     fn legal_move_count(&self) -> u32;
 
+    /// Perft to depth 2 from here: for every legal move, the number of legal
+    /// replies after it, summed (a move that ends the game adds nothing).
+    ///
+    /// The default plays each move; [`crate::Ultimate`] counts the replies
+    /// from the move alone, without making it, which is what makes its perft
+    /// fast. Tests check the two agree.
+    fn count_replies(&self) -> u64 {
+        self.legal_moves()
+            .iter()
+            .map(|&m| {
+                let mut next = *self;
+                next.play_unchecked(m);
+                u64::from(next.legal_move_count())
+            })
+            .sum()
+    }
+
     /// Checks a move without playing it.
     ///
     /// # Errors

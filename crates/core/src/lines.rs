@@ -65,18 +65,33 @@ pub fn line_in(mask: u16) -> Option<usize> {
     LINE_MASKS.iter().position(|&l| mask & l == l)
 }
 
+/// For every 9-bit mask, the cells that would complete a line of three if
+/// added to it, whether or not they are empty: the third cell of every line
+/// holding exactly two of the mask's cells. A player's threats on a board are
+/// `COMPLETING[mine] & empty` (see [`completing_cells`]).
+pub const COMPLETING: [u16; 512] = {
+    let mut table = [0u16; 512];
+    let mut mask = 0usize;
+    while mask < 512 {
+        let mut l = 0;
+        while l < 8 {
+            let have = mask as u16 & LINE_MASKS[l];
+            if have.count_ones() == 2 {
+                table[mask] |= LINE_MASKS[l] & !have;
+            }
+            l += 1;
+        }
+        mask += 1;
+    }
+    table
+};
+
 /// The cells that would complete a line for a player holding `mine`, given
 /// that `empty` cells are free: the player's immediate threats on one board.
+#[inline]
 #[must_use]
 pub fn completing_cells(mine: u16, empty: u16) -> u16 {
-    let mut out = 0;
-    for &l in &LINE_MASKS {
-        let have = mine & l;
-        if have.count_ones() == 2 {
-            out |= l & !have & empty;
-        }
-    }
-    out
+    COMPLETING[usize::from(mine & FULL)] & empty
 }
 
 #[cfg(test)]
@@ -91,6 +106,20 @@ mod tests {
                 .any(|c| c.iter().all(|&i| mask & (1 << i) != 0));
             assert_eq!(has_line(mask), direct, "mask {mask:#011b}");
             assert_eq!(line_in(mask).is_some(), direct);
+        }
+    }
+
+    #[test]
+    fn completing_table_agrees_with_adding_each_cell() {
+        for mask in 0u16..512 {
+            for c in 0..9 {
+                let bit = 1 << c;
+                let completes = mask & bit == 0
+                    && LINE_MASKS
+                        .iter()
+                        .any(|&l| l & bit != 0 && (mask | bit) & l == l);
+                assert_eq!(COMPLETING[usize::from(mask)] & bit != 0, completes);
+            }
         }
     }
 

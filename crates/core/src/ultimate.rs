@@ -1,7 +1,7 @@
 //! The Ultimate position: nine small boards as bitboards.
 
 use crate::game::{Game, GameKind};
-use crate::lines::{has_line, line_in, FULL, LINES};
+use crate::lines::{has_line, line_in, COMPLETING, FULL, LINES};
 use crate::notation::ParseError;
 use crate::zobrist::{O_TO_MOVE, PIECE, TARGET};
 use crate::{BoardStatus, IllegalMove, MoveList, Outcome, Player, Rules};
@@ -74,6 +74,54 @@ const ANY: u8 = 9;
 /// `last` before the first move.
 const NO_MOVE: u8 = u8::MAX;
 
+/// `Ultimate::empties` packs one 7-bit field per small board, board `b` at
+/// bit `7 * b`: 63 bits in all. Seven bits hold any sum of fields (at most
+/// 81), so one multiplication adds them all up (see [`field_sum`]).
+const FIELD_BITS: u32 = 7;
+const FIELD: u64 = 0x7F;
+/// A 1 in the low bit of every field.
+const FIELD_ONES: u64 = {
+    let mut ones = 0;
+    let mut b = 0;
+    while b < 9 {
+        ones |= 1 << (FIELD_BITS * b);
+        b += 1;
+    }
+    ones
+};
+/// Nine empty boards.
+const ALL_EMPTY: u64 = 9 * FIELD_ONES;
+
+/// For every 9-bit set of boards, the mask of their fields in `empties`.
+const FIELD_MASKS: [u64; 512] = {
+    let mut table = [0u64; 512];
+    let mut set = 0;
+    while set < 512 {
+        let mut b = 0;
+        while b < 9 {
+            if set & (1 << b) != 0 {
+                table[set] |= FIELD << (FIELD_BITS * b);
+            }
+            b += 1;
+        }
+        set += 1;
+    }
+    table
+};
+
+/// The sum of the nine fields: the multiplication adds every field into the
+/// top one, and no partial sum carries out of its seven bits.
+#[inline(always)]
+const fn field_sum(packed: u64) -> u32 {
+    ((packed.wrapping_mul(FIELD_ONES) >> (FIELD_BITS * 8)) & FIELD) as u32
+}
+
+/// The field of board `b`.
+#[inline(always)]
+const fn field(packed: u64, b: usize) -> u32 {
+    ((packed >> (FIELD_BITS as usize * b)) & FIELD) as u32
+}
+
 /// What `status` holds: the game's result, kept up to date by every move.
 const ONGOING: u8 = 0;
 const X_WON: u8 = 1;
@@ -93,6 +141,10 @@ pub struct Ultimate {
     won: [u16; 2],
     /// A 9-bit mask of the small boards that are won or drawn.
     decided: u16,
+    /// Per small board, a 7-bit field (see [`FIELD_BITS`]): its number of
+    /// empty cells while it is open, 0 once it is decided. The legal move
+    /// count is one field, or the sum of all of them on a free move.
+    empties: u64,
     /// The board the next move must be in, or `ANY`.
     target: u8,
     /// Moves played so far; X is to move when it is even.
@@ -113,6 +165,7 @@ impl Ultimate {
             cells: [[0; 9]; 2],
             won: [0; 2],
             decided: 0,
+            empties: ALL_EMPTY,
             target: ANY,
             ply: 0,
             last: NO_MOVE,
@@ -140,6 +193,13 @@ impl Ultimate {
             }
             if cells[0][b] | cells[1][b] == FULL {
                 pos.decided |= 1 << b;
+            }
+        }
+        pos.empties = 0;
+        for b in 0..9 {
+            if pos.decided & (1 << b) == 0 {
+                pos.empties |=
+                    u64::from(pos.empty_cells(b).count_ones()) << (FIELD_BITS as usize * b);
             }
         }
         pos.status = pos.derive_status();
@@ -313,6 +373,44 @@ impl Ultimate {
         }
     }
 
+    /// The replies left by every move of player `p` in open board `b`, summed.
+    #[inline(always)]
+    fn replies_in(&self, p: usize, b: usize) -> u32 {
+        let packed = self.empties;
+        // A free move's reply count: every empty cell of every open board.
+        let free = field_sum(packed);
+        let here = field(packed, b);
+        let empty = self.empty_cells(b);
+        let closed = self.decided | (1 << b);
+        let wins = COMPLETING[usize::from(self.cells[p][b])] & empty;
+        let quiet = empty & !wins;
+        let mut total = 0;
+        if here > 1 {
+            // Board b stays open: a reply goes to board c with its empty
+            // cells (one fewer when c is b itself), or anywhere when board c
+            // is decided (decided fields are 0 in the sum).
+            total += field_sum(packed & FIELD_MASKS[usize::from(quiet)])
+                + (quiet & self.decided).count_ones() * (free - 1)
+                - u32::from((quiet >> b) & 1);
+        } else if quiet != 0 && closed != FULL {
+            // The last cell, no line: board b is drawn; the game goes on
+            // unless it was the last open board.
+            let c = quiet.trailing_zeros() as usize;
+            total += if closed & (1 << c) != 0 {
+                free - 1
+            } else {
+                field(packed, c)
+            };
+        }
+        // A move that wins board b ends the game if it makes a line of boards
+        // or closes the last open board; otherwise board b leaves the count.
+        if wins != 0 && !has_line(self.won[p] | (1 << b)) && closed != FULL {
+            total += field_sum(packed & FIELD_MASKS[usize::from(wins & !closed)])
+                + (wins & closed).count_ones() * (free - here);
+        }
+        total
+    }
+
     /// The empty cells of open small board `board`.
     #[inline]
     fn empty_cells(&self, board: usize) -> u16 {
@@ -376,17 +474,32 @@ impl Game for Ultimate {
         if self.status != ONGOING {
             0
         } else if self.target != ANY {
-            self.empty_cells(usize::from(self.target)).count_ones()
+            field(self.empties, usize::from(self.target))
         } else {
-            let mut boards = !self.decided & FULL;
-            let mut n = 0;
-            while boards != 0 {
-                let b = boards.trailing_zeros() as usize;
-                boards &= boards - 1;
-                n += self.empty_cells(b).count_ones();
-            }
-            n
+            field_sum(self.empties)
         }
+    }
+
+    /// Counts, for each legal move, the replies it leaves, from the move
+    /// alone: the only things a move changes that matter to the count are
+    /// whether it wins or fills its board (closing it), whether that ends the
+    /// game, and which board the reply is sent to.
+    fn count_replies(&self) -> u64 {
+        if self.status != ONGOING {
+            return 0;
+        }
+        let p = usize::from(self.ply & 1);
+        if self.target != ANY {
+            return u64::from(self.replies_in(p, usize::from(self.target)));
+        }
+        let mut boards = !self.decided & FULL;
+        let mut total = 0;
+        while boards != 0 {
+            let b = boards.trailing_zeros() as usize;
+            boards &= boards - 1;
+            total += self.replies_in(p, b);
+        }
+        u64::from(total)
     }
 
     fn check(&self, m: Move) -> Result<(), IllegalMove> {
@@ -418,8 +531,11 @@ impl Game for Ultimate {
         let mine = self.cells[p][b] | (1 << c);
         self.cells[p][b] = mine;
         self.hash ^= PIECE[p * 81 + b * 9 + usize::from(c)] ^ O_TO_MOVE;
+        // A full board's field reaches 0 here; a won board's is cleared below.
+        self.empties -= 1 << (FIELD_BITS as usize * b);
 
         if has_line(mine) {
+            self.empties &= !(FIELD << (FIELD_BITS as usize * b));
             self.won[p] |= 1 << b;
             self.decided |= 1 << b;
             if has_line(self.won[p]) {

@@ -62,6 +62,19 @@ proptest! {
     }
 
     #[test]
+    fn counted_replies_equal_played_replies(rules in rules(), c in choices()) {
+        let h = common::game_from_choices(rules, &c);
+        for pos in positions(&h) {
+            let played: u64 = pos
+                .legal_moves()
+                .iter()
+                .map(|&m| u64::from(pos.play(m).unwrap().legal_move_count()))
+                .sum();
+            prop_assert_eq!(pos.count_replies(), played);
+        }
+    }
+
+    #[test]
     fn incremental_hash_equals_recomputed(rules in rules(), c in choices()) {
         let h = common::game_from_choices(rules, &c);
         for pos in positions(&h) {

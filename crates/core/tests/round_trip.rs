@@ -32,6 +32,8 @@ fn assert_same_position(a: &Ultimate, b: &Ultimate) {
     assert_eq!(a.winning_line(), b.winning_line());
     assert_eq!(a.rules(), b.rules());
     assert_eq!(a.legal_moves()[..], b.legal_moves()[..]);
+    assert_eq!(a.legal_move_count(), b.legal_move_count());
+    assert_eq!(a.count_replies(), b.count_replies());
     assert_eq!(a.hash(), b.hash(), "hash");
     assert_eq!(b.hash(), b.recompute_hash());
 }
