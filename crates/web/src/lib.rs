@@ -1,1 +1,23 @@
-//! placeholder
+//! The narrow WebAssembly API the page and its Web Worker use.
+//!
+//! - [`WebGame`] (main thread): a game of either type with undo, redo and
+//!   jumps; [`WebGame::view`] returns a [`View`], a snapshot of everything
+//!   the page draws, so the page never decides a rule.
+//! - The engine functions (worker): search a position given as text.
+//!
+//! Refused calls throw a JavaScript `Error` with a stable `code` and change
+//! nothing; every argument is checked here, where anything may arrive.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod args;
+pub mod error;
+pub mod game;
+mod js;
+pub mod meta;
+pub mod view;
+
+pub use error::ApiError;
+pub use game::WebGame;
+pub use view::View;

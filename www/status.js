@@ -1,0 +1,77 @@
+// The sentence in the status line: whose turn, where they must play, that
+// the AI is thinking, or the result. Words only; the facts come from the view.
+
+import { t, regionName } from './text.js';
+
+/** The side the human plays in mode `mode`, or null when nobody or both do. */
+export function humanSide(mode) {
+  if (mode === 'ai-x') return 'x';
+  if (mode === 'ai-o') return 'o';
+  return null;
+}
+
+/**
+ * The status for `view` under `settings`, as `{text, tone}`; tone is one of
+ * 'x', 'o', 'win', 'lose', 'draw', 'thinking', 'info'.
+ */
+export function describe(view, { settings, thinking }) {
+  const human = humanSide(settings.mode);
+  const side = view.sideToMove;
+  const player = side.toUpperCase();
+  if (view.outcome) {
+    if (view.outcome === 'draw') return { text: t('status.draw'), tone: 'draw' };
+    const winner = view.outcome;
+    if (human) {
+      return human === winner
+        ? { text: t('status.youWin'), tone: 'win' }
+        : { text: t('status.aiWins'), tone: 'lose' };
+    }
+    const tiebreak = view.kind === 'ultimate' && view.rules === 'tiebreak' && view.bigLine.length === 0;
+    if (tiebreak) {
+      const [xs, os] = view.wonCounts;
+      const won = winner === 'x' ? xs : os;
+      const lost = winner === 'x' ? os : xs;
+      return { text: t('status.winsTiebreak', { player: winner.toUpperCase(), won, lost }), tone: 'win' };
+    }
+    return { text: t('status.wins', { player: winner.toUpperCase() }), tone: 'win' };
+  }
+  const aiToMove = settings.mode === 'watch' || (human !== null && human !== side);
+  if (thinking) return { text: t('status.thinking', { side: player }), tone: 'thinking' };
+  if (aiToMove) {
+    if (view.ply < view.length) {
+      return { text: t('status.browsing', { ply: view.ply, length: view.length }), tone: 'info' };
+    }
+    return { text: t('status.aiWaiting', { side: player }), tone: side };
+  }
+  const board = view.requiredBoard === null ? null : regionName(view.requiredBoard);
+  if (human) {
+    if (view.kind === 'classic') return { text: t('status.yourMove', { side: player }), tone: side };
+    return board === null
+      ? { text: t('status.yourMayPlay', { side: player }), tone: side }
+      : { text: t('status.yourMustPlay', { side: player, board }), tone: side };
+  }
+  if (view.kind === 'classic') return { text: t('status.toMove', { player }), tone: side };
+  return board === null
+    ? { text: t('status.mayPlay', { player }), tone: side }
+    : { text: t('status.mustPlay', { player, board }), tone: side };
+}
+
+/** The message for a refused click, from the core's error code. */
+export function refusal(code, view, error) {
+  switch (code) {
+    case 'wrong-board':
+      return t('refuse.wrong-board', {
+        player: view.sideToMove.toUpperCase(),
+        board: regionName(view.requiredBoard ?? 0),
+      });
+    case 'cell-taken':
+    case 'board-decided':
+    case 'game-over':
+    case 'thinking':
+    case 'aiTurn':
+    case 'watching':
+      return t(`refuse.${code}`);
+    default:
+      return t('refuse.other', { error: error ? error.message : code });
+  }
+}
