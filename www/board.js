@@ -70,6 +70,7 @@ export class BoardView {
     const over = view.outcome !== null;
     this.root.dataset.turn = view.sideToMove;
     this.root.dataset.over = String(over);
+    this.root.dataset.free = String(view.requiredBoard === null);
     this.root.dataset.interactive = String(interactive && !over);
     if (over) this.root.dataset.result = view.outcome;
     else delete this.root.dataset.result;
@@ -104,7 +105,6 @@ export class BoardView {
       else delete cell.dataset.mark;
       const legal = view.legal[i] === 1;
       cell.dataset.legal = String(legal);
-      cell.setAttribute('aria-disabled', String(!legal));
       cell.toggleAttribute('data-last', view.lastBoard === b && view.lastCell === c);
       const line = view.boardLines.slice(b * 3, b * 3 + 3);
       cell.toggleAttribute('data-line', line.includes(c));

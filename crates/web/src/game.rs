@@ -271,15 +271,24 @@ mod tests {
             assert!(g.try_play(b, c).is_err(), "{b:?} {c:?}");
             assert_eq!(snapshot(&g), before);
         }
-        assert_eq!(g.try_play(Some(0.0), Some(0.0)).unwrap_err().code, "wrong-board");
-        assert_eq!(g.try_play(Some(4.0), Some(4.0)).unwrap_err().code, "cell-taken");
+        assert_eq!(
+            g.try_play(Some(0.0), Some(0.0)).unwrap_err().code,
+            "wrong-board"
+        );
+        assert_eq!(
+            g.try_play(Some(4.0), Some(4.0)).unwrap_err().code,
+            "cell-taken"
+        );
         assert!(g.try_jump(Some(2.0)).is_err());
         assert!(g.try_jump(Some(-1.0)).is_err());
         assert!(g.try_jump(None).is_err());
         assert_eq!(snapshot(&g), before);
         assert!(WebGame::create("chess", "standard").is_err());
         assert!(WebGame::create("ultimate", "fast").is_err());
-        assert_eq!(WebGame::parse("ultimate-standard:e5a1").unwrap_err().code, "parse-error");
+        assert_eq!(
+            WebGame::parse("ultimate-standard:e5a1").unwrap_err().code,
+            "parse-error"
+        );
     }
 
     #[test]

@@ -41,16 +41,16 @@ extern "C" {
     /// Any JavaScript function used as a callback.
     pub type Callback;
 
-    /// `f.call(undefined, ...)` with the five fields of a progress report;
-    /// `catch` so a throwing callback becomes an `Err`, not a trap.
+    /// `f.call(undefined, depth, score, mate, pv, nodes)`: one progress
+    /// report; `catch` so a throwing callback becomes an `Err`, not a trap.
     #[wasm_bindgen(method, js_name = call, catch)]
     pub fn call_progress(
         this: &Callback,
         context: &JsValue,
         depth: u32,
-        score: &str,
+        score: i32,
+        mate: Option<i32>,
         pv: &str,
         nodes: f64,
-        best: &str,
     ) -> Result<JsValue, JsValue>;
 }

@@ -12,12 +12,14 @@
 #![warn(missing_docs)]
 
 mod args;
+pub mod engine;
 pub mod error;
 pub mod game;
 mod js;
 pub mod meta;
 pub mod view;
 
+pub use engine::{SearchReply, WebEngine};
 pub use error::ApiError;
 pub use game::WebGame;
 pub use view::View;

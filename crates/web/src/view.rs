@@ -138,7 +138,9 @@ impl View {
             rules: pos.rules().name().into(),
             cells,
             legal,
-            playable: (0..9).map(|b| u8::from(playable_mask & (1 << b) != 0)).collect(),
+            playable: (0..9)
+                .map(|b| u8::from(playable_mask & (1 << b) != 0))
+                .collect(),
             board_status: (0..9).map(|b| status_code(pos.board_status(b))).collect(),
             board_lines,
             outcome: outcome_name(pos.outcome()),

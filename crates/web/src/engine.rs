@@ -1,0 +1,359 @@
+//! The engine API the Web Worker uses: search a position given as text at a
+//! level, within a time budget measured by `Date.now()`, reporting progress.
+
+use uttt_core::record::AnyGame;
+use uttt_core::search::{Engine, Eval, Level, Progress, Searchable};
+use uttt_core::{ClassicMove, Move, Player};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::args;
+use crate::error::ApiError;
+use crate::game::WebGame;
+
+/// The longest budget a caller may ask for: ten minutes.
+const MAX_BUDGET_MS: u32 = 600_000;
+
+/// A move as the page addresses it: small board and cell (Classic: board 0).
+trait BoardCell: Copy + core::fmt::Display {
+    fn board_cell(self) -> (u8, u8);
+}
+
+impl BoardCell for Move {
+    fn board_cell(self) -> (u8, u8) {
+        (self.board, self.cell)
+    }
+}
+
+impl BoardCell for ClassicMove {
+    fn board_cell(self) -> (u8, u8) {
+        (0, self.0)
+    }
+}
+
+/// One progress report, with the score from X's point of view.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// The depth just completed.
+    pub depth: u32,
+    /// The score for X (positive: X is better), about 100 per small board.
+    pub score: i32,
+    /// Plies to a proven end: positive when X wins, negative when O wins.
+    pub mate: Option<i32>,
+    /// The principal variation in notation, separated by spaces.
+    pub pv: String,
+    /// Nodes searched so far.
+    pub nodes: u64,
+}
+
+/// The engine's answer to one search.
+#[wasm_bindgen(getter_with_clone)]
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchReply {
+    /// The small board of the chosen move (Classic: 0).
+    pub board: u8,
+    /// The cell of the chosen move.
+    pub cell: u8,
+    /// The move in notation, e.g. `e5`.
+    pub notation: String,
+    /// The score for X (positive: X is better).
+    pub score: i32,
+    /// Plies to a proven end: positive when X wins, negative when O wins.
+    pub mate: Option<i32>,
+    /// The last completed depth (0 for Beginner, which does not search).
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: f64,
+    /// The principal variation in notation.
+    pub pv: Vec<String>,
+    /// Wall time of the search in milliseconds.
+    #[wasm_bindgen(js_name = elapsedMs)]
+    pub elapsed_ms: f64,
+}
+
+fn for_x(score: Eval, to_move: Player) -> (i32, Option<i32>) {
+    let x = score.for_player(to_move, Player::X);
+    (x.0, x.mate_in())
+}
+
+fn pv_text<M: core::fmt::Display>(pv: &[M]) -> String {
+    pv.iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn search_game<G>(
+    engine: &mut Engine,
+    pos: &G,
+    budget_ms: f64,
+    now: &dyn Fn() -> f64,
+    report: &mut dyn FnMut(Report),
+) -> Result<SearchReply, ApiError>
+where
+    G: Searchable,
+    G::Move: BoardCell,
+{
+    let start = now();
+    let deadline = start + budget_ms;
+    let to_move = pos.side_to_move();
+    let result = engine
+        .choose(
+            pos,
+            || now() >= deadline,
+            |p: &Progress<'_, G::Move>| {
+                let (score, mate) = for_x(p.score, to_move);
+                report(Report {
+                    depth: p.depth,
+                    score,
+                    mate,
+                    pv: pv_text(p.pv),
+                    nodes: p.nodes,
+                });
+            },
+        )
+        .ok_or_else(|| {
+            ApiError::new("game-over", "the game is over: there is no move to search")
+        })?;
+    let (board, cell) = result.best.board_cell();
+    let (score, mate) = for_x(result.score, to_move);
+    Ok(SearchReply {
+        board,
+        cell,
+        notation: result.best.to_string(),
+        score,
+        mate,
+        depth: result.depth,
+        // Node counts stay far below 2^53, where f64 is exact.
+        nodes: result.nodes as f64,
+        pv: result.pv.iter().map(ToString::to_string).collect(),
+        elapsed_ms: now() - start,
+    })
+}
+
+/// An engine at one level, kept by the worker across moves so its tables
+/// carry over within a game.
+#[wasm_bindgen]
+pub struct WebEngine {
+    engine: Engine,
+}
+
+/// The Rust side, usable with any clock (tests use a counter).
+impl WebEngine {
+    /// An engine at the level named `level`, seeded with `seed`.
+    ///
+    /// # Errors
+    /// `bad-argument` for an unknown level or a seed that is not a whole
+    /// number from 0 to 2^53.
+    pub fn create(level: &str, seed: Option<f64>) -> Result<WebEngine, ApiError> {
+        let level = parse_level(level)?;
+        let seed = match seed {
+            Some(s)
+                if s.is_finite()
+                    && s.fract() == 0.0
+                    && (0.0..=9_007_199_254_740_992.0).contains(&s) =>
+            {
+                // Whole and in range: the cast is exact.
+                s as u64
+            }
+            _ => {
+                return Err(ApiError::bad_argument(
+                    "seed must be a whole number from 0 to 2^53",
+                ))
+            }
+        };
+        Ok(WebEngine {
+            engine: Engine::for_level(level, seed),
+        })
+    }
+
+    /// Searches the position at the cursor of `text` (a record or position
+    /// string) for at most `budget_ms` by the clock `now`.
+    ///
+    /// # Errors
+    /// `bad-argument` for a bad budget, `parse-error` for bad text,
+    /// `game-over` when there is nothing to search.
+    pub fn run(
+        &mut self,
+        text: &str,
+        budget_ms: Option<f64>,
+        now: &dyn Fn() -> f64,
+        report: &mut dyn FnMut(Report),
+    ) -> Result<SearchReply, ApiError> {
+        let budget = f64::from(args::index(
+            budget_ms,
+            "budget in milliseconds",
+            MAX_BUDGET_MS,
+        )?);
+        let game = WebGame::parse(text)?;
+        match game.any() {
+            AnyGame::Ultimate(h) => search_game(&mut self.engine, h.current(), budget, now, report),
+            AnyGame::Classic(h) => search_game(&mut self.engine, h.current(), budget, now, report),
+        }
+    }
+}
+
+#[wasm_bindgen]
+impl WebEngine {
+    /// `new WebEngine(level, seed)`: a level name (`"medium"`) and a whole
+    /// number seed for the engine's random choices.
+    ///
+    /// # Errors
+    /// Throws `bad-argument` for an unknown level or bad seed.
+    #[wasm_bindgen(constructor)]
+    pub fn new(level: JsValue, seed: JsValue) -> Result<WebEngine, JsValue> {
+        let level = args::text(level.as_string(), "level").map_err(ApiError::into_js)?;
+        WebEngine::create(&level, seed.as_f64()).map_err(ApiError::into_js)
+    }
+
+    /// Searches `text` (record or position string) for at most `budgetMs`
+    /// milliseconds; `progress(depth, score, mate, pv, nodes)`, if given, is
+    /// called after each completed depth (score and mate from X's view, pv
+    /// as space-separated moves).
+    ///
+    /// # Errors
+    /// Throws `bad-argument`, `parse-error` or `game-over`.
+    pub fn search(
+        &mut self,
+        text: JsValue,
+        budget_ms: JsValue,
+        progress: JsValue,
+    ) -> Result<SearchReply, JsValue> {
+        let text = args::text(text.as_string(), "position").map_err(ApiError::into_js)?;
+        if !(progress.is_undefined() || progress.is_null() || progress.is_function()) {
+            return Err(ApiError::bad_argument("progress must be a function").into_js());
+        }
+        let callback: Option<&crate::js::Callback> =
+            progress.is_function().then(|| progress.unchecked_ref());
+        let mut report = |r: Report| {
+            if let Some(f) = callback {
+                // A throwing progress callback must not stop the search.
+                let _ = f.call_progress(
+                    &JsValue::UNDEFINED,
+                    r.depth,
+                    r.score,
+                    r.mate,
+                    &r.pv,
+                    r.nodes as f64,
+                );
+            }
+        };
+        self.run(&text, budget_ms.as_f64(), &crate::js::date_now, &mut report)
+            .map_err(ApiError::into_js)
+    }
+
+    /// Forgets what earlier searches learnt: call when a new game starts.
+    #[wasm_bindgen(js_name = newGame)]
+    pub fn new_game(&mut self) {
+        self.engine.new_game();
+    }
+}
+
+fn parse_level(name: &str) -> Result<Level, ApiError> {
+    Level::from_name(name).ok_or_else(|| {
+        ApiError::bad_argument(format!(
+            "unknown level '{name}': expected one of {}",
+            Level::ALL.map(Level::name).join(", ")
+        ))
+    })
+}
+
+/// The level names, weakest first: `["beginner", ..., "master"]`.
+#[wasm_bindgen(js_name = levelNames)]
+#[must_use]
+pub fn level_names() -> Vec<String> {
+    Level::ALL.iter().map(|l| l.name().to_string()).collect()
+}
+
+/// The thinking time of the level named `name`, in milliseconds.
+///
+/// # Errors
+/// Throws `bad-argument` for an unknown level or a non-string.
+#[wasm_bindgen(js_name = levelBudgetMs)]
+pub fn level_budget_ms(name: JsValue) -> Result<u32, JsValue> {
+    let name = args::text(name.as_string(), "level").map_err(ApiError::into_js)?;
+    let level = parse_level(&name).map_err(ApiError::into_js)?;
+    Ok(u32::try_from(level.budget_ms()).unwrap_or(u32::MAX))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use core::cell::Cell;
+
+    /// A clock that advances 1 ms per reading, so deadlines are reached in
+    /// a known number of polls without real time.
+    fn ticking() -> impl Fn() -> f64 {
+        let t = Cell::new(0.0);
+        move || {
+            t.set(t.get() + 1.0);
+            t.get()
+        }
+    }
+
+    #[test]
+    fn every_level_answers_a_legal_move() {
+        for name in level_names() {
+            let mut e = WebEngine::create(&name, Some(7.0)).unwrap();
+            let mut reports = Vec::new();
+            let r = e
+                .run("ultimate-standard:e5", Some(50.0), &ticking(), &mut |r| {
+                    reports.push(r)
+                })
+                .unwrap();
+            let mut g = WebGame::parse("ultimate-standard:e5").unwrap();
+            g.try_play(Some(f64::from(r.board)), Some(f64::from(r.cell)))
+                .unwrap();
+            assert_eq!(r.pv.first(), Some(&r.notation), "{name}");
+        }
+    }
+
+    #[test]
+    fn a_won_classic_position_is_found_for_x() {
+        // X to move with two in a row on top: c1 wins at once.
+        let mut e = WebEngine::create("hard", Some(1.0)).unwrap();
+        let r = e
+            .run("classic xx./oo./...", Some(100.0), &ticking(), &mut |_| {})
+            .unwrap();
+        assert_eq!((r.board, r.cell), (0, 2));
+        assert!(r.mate.is_some_and(|m| m > 0), "{r:?}");
+        assert!(r.score > 0);
+    }
+
+    #[test]
+    fn bad_arguments_are_refused() {
+        assert_eq!(
+            WebEngine::create("grandmaster", Some(1.0))
+                .err()
+                .unwrap()
+                .code,
+            "bad-argument"
+        );
+        assert!(WebEngine::create("easy", Some(-1.0)).is_err());
+        assert!(WebEngine::create("easy", Some(0.5)).is_err());
+        assert!(WebEngine::create("easy", None).is_err());
+        let mut e = WebEngine::create("easy", Some(1.0)).unwrap();
+        let clock = ticking();
+        let mut no_report = |_| {};
+        for budget in [None, Some(-1.0), Some(f64::NAN), Some(1e12)] {
+            assert_eq!(
+                e.run("classic:", budget, &clock, &mut no_report)
+                    .unwrap_err()
+                    .code,
+                "bad-argument"
+            );
+        }
+        assert_eq!(
+            e.run("classic:zz", Some(10.0), &clock, &mut no_report)
+                .unwrap_err()
+                .code,
+            "parse-error"
+        );
+        assert_eq!(
+            e.run("classic:a1b1a2b2a3", Some(10.0), &clock, &mut no_report)
+                .unwrap_err()
+                .code,
+            "game-over"
+        );
+    }
+}
