@@ -324,3 +324,55 @@ test('on a 360 px phone the whole board fits and plays by touch', async ({ brows
   expect(errors).toEqual([]);
   await context.close();
 });
+
+/** Records every text the status line shows, so brief messages can be checked. */
+async function recordStatus(page) {
+  await page.evaluate(() => {
+    window.__statuses = [];
+    const status = document.getElementById('status');
+    new MutationObserver(() => window.__statuses.push(status.textContent)).observe(status, { childList: true, characterData: true, subtree: true });
+  });
+}
+
+test.describe('when the AI worker fails', () => {
+  test.use({ allowedErrors: [/simulated crash/, /Failed to load resource/, /worker\.js/] });
+
+  test('a worker that crashes mid-search is restarted and the game goes on', async ({ page }) => {
+    let served = 0;
+    await page.route('**/www/worker.js', async (route) => {
+      served += 1;
+      if (served === 1) {
+        // The first worker loads, then dies on its first question.
+        await route.fulfill({
+          contentType: 'text/javascript',
+          body: "postMessage({ type: 'ready' }); self.onmessage = (e) => { if (e.data.type === 'search') throw new Error('simulated crash'); };",
+        });
+      } else {
+        await route.continue();
+      }
+    });
+    await open(page);
+    await recordStatus(page);
+    await choose(page, { level: 'easy' });
+    await cell(page, 4, 4).click();
+    await expectMarks(page, 2, { timeout: 15_000 });
+    const seen = await page.evaluate(() => window.__statuses);
+    expect(seen).toContain('The AI stopped unexpectedly; restarting it. Your game is safe.');
+    expect(served).toBeGreaterThanOrEqual(2);
+    await expect(cell(page, 4, 4)).toHaveAttribute('data-mark', 'x');
+    await expect(page.locator('#status')).toContainText('Your turn (X)');
+  });
+
+  test('a worker that fails to load is retried, then the page says the AI is unavailable, keeping the game', async ({ page }) => {
+    await page.route('**/www/worker.js', (route) => route.abort());
+    await open(page);
+    await choose(page, { level: 'easy' });
+    await cell(page, 4, 4).click();
+    await expect(page.locator('#status')).toContainText('The AI is not available', { timeout: 20_000 });
+    await expect(cell(page, 4, 4)).toHaveAttribute('data-mark', 'x');
+    // Once the worker can load again, New game brings the AI back.
+    await page.unroute('**/www/worker.js');
+    await page.selectOption('#set-mode', 'ai-o');
+    await expectMarks(page, 1, { timeout: 15_000 });
+  });
+});

@@ -1,0 +1,58 @@
+// Figures for the note, measured in headless Chromium: wasm size (raw and
+// gzip), navigation to a playable board, and the longest main-thread task
+// while the AI thinks. Bounds are loose (a shared, loaded machine); the
+// figures are attached to the test and printed.
+
+import { test, expect } from './support/fixtures.js';
+import { open, cell, expectMarks } from './game-helpers.js';
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+test('wasm size, time to a playable board, longest task while the AI thinks', async ({ page }, testInfo) => {
+  await open(page);
+  const size = await page.evaluate(async () => {
+    const response = await fetch(new URL('www/pkg/uttt_web_bg.wasm', document.baseURI));
+    const raw = await response.arrayBuffer();
+    const gz = await new Response(new Blob([raw]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer();
+    return { raw: raw.byteLength, gzip: gz.byteLength };
+  });
+
+  const loads = [];
+  for (let i = 0; i < 5; i += 1) {
+    await page.reload();
+    await expect(page.locator('html')).toHaveAttribute('data-ready', 'true');
+    loads.push(await page.evaluate(() => performance.getEntriesByName('uttt:playable')[0].startTime));
+  }
+
+  await page.selectOption('#set-level', 'master');
+  await page.evaluate(() => {
+    window.__longest = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.__longest = Math.max(window.__longest, entry.duration);
+    }).observe({ type: 'longtask' });
+  });
+  const started = Date.now();
+  await cell(page, 4, 4).click();
+  await expectMarks(page, 2, { timeout: 10_000 });
+  const aiMs = Date.now() - started;
+  const longest = await page.evaluate(() => window.__longest);
+
+  const figures = {
+    wasmRawBytes: size.raw,
+    wasmGzipBytes: size.gzip,
+    playableMsMedianOf5: Math.round(median(loads)),
+    playableMsAll: loads.map(Math.round),
+    masterReplyMs: aiMs,
+    longestTaskWhileThinkingMs: longest,
+  };
+  testInfo.annotations.push({ type: 'figures', description: JSON.stringify(figures) });
+  console.log(`figures: ${JSON.stringify(figures)}`);
+
+  expect(size.raw).toBeLessThan(1_000_000);
+  expect(median(loads)).toBeLessThan(5000);
+  // 0 means no task over 50 ms happened at all.
+  expect(longest).toBeLessThan(200);
+});
