@@ -120,6 +120,10 @@ impl SmallBoard {
             Some(p) if self.drawn => style.paint("2", if p == Player::X { "X" } else { "O" }),
             Some(p) => style.piece(p),
             None if self.legal & bit != 0 => style.paint("1;32", "."),
+            // Plain text leaves cells that cannot be played blank, so the
+            // dots alone show where to move; colour can afford faint dots
+            // there, which keep the grid easy to read.
+            None if style.colour => style.paint("2", "."),
             None => " ".to_string(),
         }
     }
