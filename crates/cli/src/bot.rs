@@ -138,18 +138,20 @@ impl From<io::Error> for BotError {
 struct Lines<R> {
     input: R,
     number: usize,
-    buf: String,
+    buf: Vec<u8>,
 }
 
 impl<R: BufRead> Lines<R> {
     /// The next line without its line ending, or `None` at end of input.
     fn next(&mut self) -> Result<Option<String>, BotError> {
         self.buf.clear();
-        if self.input.read_line(&mut self.buf)? == 0 {
+        // Bytes, not `read_line`: input that is not UTF-8 is a bad line like
+        // any other, reported with its number.
+        if self.input.read_until(b'\n', &mut self.buf)? == 0 {
             return Ok(None);
         }
         self.number += 1;
-        Ok(Some(self.buf.trim().to_string()))
+        Ok(Some(String::from_utf8_lossy(&self.buf).trim().to_string()))
     }
 
     fn error(&self, why: impl Into<String>) -> BotError {
@@ -201,7 +203,7 @@ pub fn serve(
     let mut lines = Lines {
         input,
         number: 0,
-        buf: String::new(),
+        buf: Vec::new(),
     };
     let mut pos = Ultimate::new(config.rules);
     let mut engine: Option<Engine> = None;

@@ -221,7 +221,7 @@ impl<G: Front + Searchable> Session<G> {
     fn run(mut self, input: &mut impl BufRead, out: &mut impl Write) -> io::Result<()> {
         writeln!(out, "{}", self.intro())?;
         self.show(out)?;
-        let mut line = String::new();
+        let mut line = Vec::new();
         loop {
             if !self.pos().is_over() {
                 if let Seat::Engine(level) = self.seat() {
@@ -233,12 +233,14 @@ impl<G: Front + Searchable> Session<G> {
             }
             self.prompt(out)?;
             line.clear();
-            if input.read_line(&mut line)? == 0 {
+            // Bytes, not `read_line`: a line that is not UTF-8 gets the
+            // usual one-sentence refusal instead of ending the game.
+            if input.read_until(b'\n', &mut line)? == 0 {
                 writeln!(out)?;
                 writeln!(out, "End of input.")?;
                 return self.farewell(out);
             }
-            if let Next::Stop = self.handle(line.trim(), out)? {
+            if let Next::Stop = self.handle(String::from_utf8_lossy(&line).trim(), out)? {
                 return self.farewell(out);
             }
         }

@@ -153,15 +153,25 @@ fn garbage_gets_one_line_on_stderr_and_a_clean_exit() {
         ("\u{0}\u{1}\u{2}binary\n", 1),
     ] {
         let r = run(&["bot"], input);
-        assert_eq!(r.status.code(), Some(1), "{input:?}: {}", r.stderr);
-        let lines: Vec<&str> = r.stderr.lines().collect();
-        assert_eq!(lines.len(), 1, "{input:?}: {}", r.stderr);
-        assert!(
-            lines[0].starts_with(&format!("uttt bot: input line {line}: ")),
-            "{input:?}: {}",
-            r.stderr
-        );
+        check_refusal(input, &r, line);
     }
+    // Not UTF-8 at all.
+    let mut talk = Talk::start(&["bot"]);
+    talk.send_bytes(b"-1 -1\n\xff\xff");
+    let r = talk.finish_without_closing();
+    check_refusal("-1 -1 then bytes", &r, 2);
+}
+
+/// Exit code 1 and exactly one line on stderr naming the bad input line.
+fn check_refusal(input: &str, r: &common::Run, line: usize) {
+    assert_eq!(r.status.code(), Some(1), "{input:?}: {}", r.stderr);
+    let lines: Vec<&str> = r.stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{input:?}: {}", r.stderr);
+    assert!(
+        lines[0].starts_with(&format!("uttt bot: input line {line}: ")),
+        "{input:?}: {}",
+        r.stderr
+    );
 }
 
 #[test]

@@ -43,6 +43,10 @@ fn every_kind_of_bad_line_is_refused_in_one_sentence() {
     assert!(refused(&mut talk, "4/9").contains("the cell must be 0 to 8"));
     assert!(refused(&mut talk, "-1 -1").contains("must be 0 to 8"));
     assert!(refused(&mut talk, "e5 e4").contains("unexpected text after the end"));
+    talk.send_bytes(b"\xff\xfe e5");
+    let reply = talk.until_prompt();
+    assert_eq!(reply.lines().count(), 1, "{reply}");
+    assert!(reply.contains("is not a move"), "{reply}");
     assert_eq!(
         refused(&mut talk, ""),
         "Type a move such as e5, or help for the commands."

@@ -146,6 +146,16 @@ impl Talk {
         stdin.flush().expect("flush");
     }
 
+    /// Sends raw bytes (e.g. a line that is not UTF-8) and a newline.
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        self.transcript
+            .push_str(&format!("«{}»\n", String::from_utf8_lossy(bytes)));
+        let stdin = self.stdin.as_mut().expect("stdin still open");
+        stdin.write_all(bytes).expect("uttt reads its input");
+        stdin.write_all(b"\n").expect("uttt reads its input");
+        stdin.flush().expect("flush");
+    }
+
     /// Closes stdin: end of input.
     pub fn close(&mut self) {
         self.stdin = None;
