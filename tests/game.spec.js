@@ -26,7 +26,7 @@ test('the page opens on Ultimate, you as X against the AI at Medium', async ({ p
   await expect(page.locator('#status')).toHaveAttribute('role', 'status');
   await expect(page.locator('#status')).toHaveAttribute('aria-live', 'polite');
   await expect(page.locator('#status')).toContainText('X');
-  await expect(cell(page, 2, 4)).toHaveAttribute('aria-label', 'top-right board, centre cell, empty');
+  await expect(cell(page, 2, 4)).toHaveAttribute('aria-label', 'top-right board, centre cell, empty, playable');
   expect(await playable(page)).toEqual(Array(9).fill(true));
 });
 
@@ -90,6 +90,9 @@ test('an illegal click is refused with a message and changes nothing', async ({ 
   await open(page);
   await choose(page, { mode: 'human' });
   await cell(page, 4, 2).click();
+  await expect(cell(page, 4, 2)).toHaveAttribute('aria-label', 'centre board, top-right cell, X');
+  await expect(cell(page, 0, 4)).toHaveAttribute('aria-label', 'top-left board, centre cell, empty');
+  await expect(cell(page, 2, 4)).toHaveAttribute('aria-label', 'top-right board, centre cell, empty, playable');
   const before = await marks(page);
   await cell(page, 0, 0).click();
   await expect(page.locator('#status')).toHaveText('Not there: O must play in the top-right board.');

@@ -109,9 +109,9 @@ export class BoardView {
       const line = view.boardLines.slice(b * 3, b * 3 + 3);
       cell.toggleAttribute('data-line', line.includes(c));
       const content = t(mark ? `cell.${mark}` : 'cell.empty');
-      cell.setAttribute('aria-label', ultimate
-        ? t('cell.label', { board: regionName(b), cell: regionName(c), content })
-        : t('cell.labelClassic', { cell: regionName(c), content }));
+      const playableNow = legal && interactive;
+      const key = (ultimate ? 'cell.label' : 'cell.labelClassic') + (playableNow ? 'Playable' : '');
+      cell.setAttribute('aria-label', t(key, { board: regionName(b), cell: regionName(c), content }));
     });
   }
 

@@ -179,8 +179,12 @@ export async function play(board, cell) {
     if (state.settings.mode === 'watch') return refuse('watching');
     if (isAiTurn()) return refuse('aiTurn');
   }
-  const { ply, length } = state.view;
-  if (ply < length && state.branchGuard && state.view.legal[state.view.kind === 'ultimate' ? board * 9 + cell : cell] === 1) {
+  // Playing from an earlier position drops the later moves, unless the move
+  // is the next recorded one (then it is a redo): ask the guard first.
+  const { ply, length, redoBoard, redoCell } = state.view;
+  const index = state.view.kind === 'ultimate' ? board * 9 + cell : cell;
+  const isRedo = redoBoard === board && redoCell === cell;
+  if (ply < length && !isRedo && state.branchGuard && state.view.legal[index] === 1) {
     const allowed = await state.branchGuard(ply, length);
     if (!allowed) return { ok: false, code: 'declined', message: '' };
   }
@@ -283,8 +287,15 @@ export function loadRecord(text) {
   state.game.free();
   state.game = loaded;
   const view = readView(loaded);
-  if (view.kind !== state.settings.kind || view.rules !== state.settings.rules) {
-    state.settings = { ...state.settings, kind: view.kind, rules: view.rules };
+  const settings = { ...state.settings, kind: view.kind, rules: view.rules };
+  // Against the AI, a loaded game continues with you to move, so the AI
+  // does not answer before you have looked at it.
+  const human = humanSide(settings.mode);
+  if (human && !view.outcome && human !== view.sideToMove) {
+    settings.mode = view.sideToMove === 'x' ? 'ai-x' : 'ai-o';
+  }
+  if (JSON.stringify(settings) !== JSON.stringify(state.settings)) {
+    state.settings = settings;
     storage.saveSettings(state.settings);
   }
   commit();

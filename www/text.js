@@ -14,6 +14,8 @@ export const EN = {
   'board.smallDrawn': '{board} board, drawn',
   'cell.label': '{board} board, {cell} cell, {content}',
   'cell.labelClassic': '{cell} cell, {content}',
+  'cell.labelPlayable': '{board} board, {cell} cell, {content}, playable',
+  'cell.labelClassicPlayable': '{cell} cell, {content}, playable',
   'cell.x': 'X',
   'cell.o': 'O',
   'cell.empty': 'empty',

@@ -39,6 +39,8 @@ export function readView(game) {
       lastCell: v.lastCell ?? null,
       sideToMove: v.sideToMove,
       requiredBoard: v.requiredBoard ?? null,
+      redoBoard: v.redoBoard ?? null,
+      redoCell: v.redoCell ?? null,
       wonCounts: Array.from(v.wonCounts),
       ply: v.ply,
       length: v.length,

@@ -50,6 +50,12 @@ pub struct View {
     /// Boards won by X and by O (the tie-break count).
     #[wasm_bindgen(js_name = wonCounts)]
     pub won_counts: Vec<u8>,
+    /// The board of the taken-back move that Redo would replay, if any.
+    #[wasm_bindgen(js_name = redoBoard)]
+    pub redo_board: Option<u8>,
+    /// The cell of the move that Redo would replay, if any.
+    #[wasm_bindgen(js_name = redoCell)]
+    pub redo_cell: Option<u8>,
     /// Moves on the board (the cursor).
     pub ply: u32,
     /// Moves recorded, including those after the cursor.
@@ -133,6 +139,7 @@ impl View {
         let playable_mask = pos.playable_boards();
         let (ply, length, moves) = history_fields(h);
         let last = pos.last_move();
+        let redo = h.moves().get(h.cursor()).copied();
         View {
             kind: "ultimate".into(),
             rules: pos.rules().name().into(),
@@ -149,6 +156,8 @@ impl View {
             last_cell: last.map(|m| m.cell),
             side_to_move: side_name(pos.side_to_move()),
             required_board: pos.required_board(),
+            redo_board: redo.map(|m| m.board),
+            redo_cell: redo.map(|m| m.cell),
             won_counts: [Player::X, Player::O]
                 .iter()
                 // At most nine boards, so the count fits a u8.
@@ -174,6 +183,7 @@ impl View {
         let status = status_code(pos.status());
         let (ply, length, moves) = history_fields(h);
         let last = pos.last_move();
+        let redo = h.moves().get(h.cursor()).copied();
         View {
             kind: "classic".into(),
             rules: "standard".into(),
@@ -188,6 +198,8 @@ impl View {
             last_cell: last.map(|m| m.0),
             side_to_move: side_name(pos.side_to_move()),
             required_board: None,
+            redo_board: redo.map(|_| 0),
+            redo_cell: redo.map(|m| m.0),
             won_counts: vec![u8::from(status == 1), u8::from(status == 2)],
             ply,
             length,
@@ -218,6 +230,10 @@ mod tests {
         assert_eq!(v.legal.iter().filter(|&&l| l == 1).count(), 8 * 9 - 3);
         assert_eq!(v.last_board, Some(2));
         assert_eq!(v.moves.len(), 6);
+        assert_eq!((v.redo_board, v.redo_cell), (None, None));
+        g.try_jump(Some(4.0)).unwrap();
+        let v = View::of(g.any());
+        assert_eq!((v.redo_board, v.redo_cell), (Some(4), Some(2)));
     }
 
     #[test]
