@@ -1,10 +1,16 @@
-// Every string a person sees or hears, in English and Simplified Chinese.
+// English and Simplified Chinese for every string a person sees or hears.
 //
-// Code asks `t(key, params)`; static HTML carries `data-i18n` (text),
-// `data-i18n-aria` (aria-label) and `data-i18n-title` (title) attributes that
-// `applyI18n` fills. The language comes from a saved choice, else from
-// navigator.languages, else English; a missing key falls back to English so a
-// forgotten translation never shows a raw key.
+// The page's own English strings live in web's text.js (EN); this module
+// adds the English strings of the review features and of the static HTML,
+// the Chinese table for all of them, the choice of language (a saved choice,
+// else navigator.languages, else English), the switch, and the fill-in of
+// `data-i18n` (text), `data-i18n-aria` (aria-label) and `data-i18n-title`
+// attributes. A missing translation falls back to English, never to a key.
+//
+// Importing this module installs the translator at once, so the first
+// render of the page is already in the chosen language.
+
+import { EN, setTranslator } from './text.js';
 
 const STORAGE_KEY = 'uttt.lang';
 
@@ -14,14 +20,26 @@ export const LANGUAGES = [
   { code: 'zh-CN', name: '简体中文' },
 ];
 
-const en = {
-  // ---- page and layout ----
-  'app.title': 'Ultimate Tic-Tac-Toe',
-  'app.tagline': 'Nine boards, one game.',
+/** English strings beyond text.js: the review features and the static HTML. */
+const EN_MORE = {
+  // ---- static HTML (index.html) ----
+  'app.tagline': 'Nine boards, one game. Where you play decides where your opponent must go.',
   'skip.board': 'Skip to the board',
+  'controls.label': 'Game controls',
+  'settings.title': 'Game settings',
+  'settings.kind': 'Game',
+  'settings.mode': 'Players',
+  'settings.level': 'AI level',
+  'settings.rules': 'Rules',
+  'settings.hint': 'Changing a setting starts a new game; scores are kept.',
+  'how.title': 'How to play',
+  'how.1': 'Win three small boards in a row to win the game.',
+  'how.2': 'The cell you pick sends your opponent to the matching board: play the top-right cell, and they must play in the top-right board.',
+  'how.3': 'If that board is already won or full, they may play in any open board.',
+  'how.4': 'Keys: N new game, U or Ctrl+Z undo, R or Ctrl+Y redo. On the board: arrow keys move, Enter or Space plays. In the move list: ← → Home End.',
+  'foot.text': 'Rust + WebAssembly. Plays offline. No tracking.',
   'lang.label': 'Language',
-  'theme.label': 'Theme',
-  // ---- regions and cells (board/cell names in reading order) ----
+  // ---- regions of a 3x3 board, in reading order ----
   'region.0': 'top-left',
   'region.1': 'top',
   'region.2': 'top-right',
@@ -31,98 +49,39 @@ const en = {
   'region.6': 'bottom-left',
   'region.7': 'bottom',
   'region.8': 'bottom-right',
-  'board.label': '{board} board',
-  'board.label.won': '{board} board, won by {player}',
-  'board.label.drawn': '{board} board, drawn',
-  'board.label.playable': '{board} board, playable',
-  'bigboard.label': 'Ultimate board',
-  'classicboard.label': 'Board',
-  'cell.label': '{board} board, {cell} cell, {content}',
-  'cell.label.classic': '{cell} cell, {content}',
-  'cell.x': 'X',
-  'cell.o': 'O',
-  'cell.empty': 'empty',
-  'cell.playable': 'playable',
-  'cell.label.playable': '{board} board, {cell} cell, {content}, playable',
-  'cell.label.classic.playable': '{cell} cell, {content}, playable',
-  // ---- status line ----
-  'status.turn': '{player} to play',
-  'status.mustPlay': '{player} must play in the {board} board',
-  'status.anyBoard': '{player} may play in any open board',
-  'status.yourTurn': 'Your turn ({player})',
-  'status.thinking': 'The AI is thinking…',
-  'status.win': '{player} wins!',
-  'status.draw': 'Draw.',
-  'status.youWin': 'You win!',
-  'status.youLose': 'The AI wins.',
-  'status.refused.thinking': 'Wait: the AI is thinking.',
-  'status.refused.wrongBoard': 'Not there: the move must be in the {board} board.',
-  'status.refused.taken': 'That cell is already taken.',
-  'status.refused.decided': 'That board is already decided.',
-  'status.refused.over': 'The game is over. Start a new game.',
-  'status.refused.review': 'You are looking at an earlier position.',
-  'status.workerFailed': 'The AI stopped working; restarting it. Your game is safe.',
-  'status.storageReset': 'Saved data could not be read and was set aside; a new game has started.',
-  'status.restored': 'Your game was restored.',
+  'cell.labelPlayable': '{board} board, {cell} cell, {content}, playable',
+  'cell.labelClassicPlayable': '{cell} cell, {content}, playable',
   // ---- announcements (live region) ----
   'announce.move': '{player} played {move}: {board} board, {cell} cell.',
   'announce.moveClassic': '{player} played {move}: {cell} cell.',
-  'announce.aiMove': 'The AI ({player}) played {move}: {board} board, {cell} cell.',
-  'announce.aiMoveClassic': 'The AI ({player}) played {move}: {cell} cell.',
+  'announce.aiMove': 'The AI ({player}) replied {move}: {board} board, {cell} cell.',
+  'announce.aiMoveClassic': 'The AI ({player}) replied {move}: {cell} cell.',
   'announce.boardWon': '{player} won the {board} board.',
   'announce.boardDrawn': 'The {board} board is drawn.',
   'announce.position': 'Showing the position after move {ply} of {length}.',
   'announce.start': 'Showing the start position.',
-  // ---- controls ----
-  'btn.newGame': 'New game',
-  'btn.undo': 'Undo',
-  'btn.redo': 'Redo',
+  // ---- buttons of the review features ----
   'btn.hint': 'Hint',
   'btn.copyLink': 'Copy link',
   'btn.import': 'Import',
   'btn.export': 'Export',
-  'btn.close': 'Close',
   'btn.cancel': 'Cancel',
   'btn.ok': 'OK',
   'btn.replay': 'Replay',
-  'btn.continue': 'Continue from here',
-  'btn.backToGame': 'Back to the game',
   'btn.clearHistory': 'Clear history',
   'btn.reload': 'Reload',
   'btn.first': 'First move',
   'btn.prev': 'Previous move',
   'btn.next': 'Next move',
   'btn.last': 'Last move',
-  'shortcut.hint': 'Shortcuts: U undo, R redo, N new game; in the move list ← → Home End.',
-  // ---- settings ----
-  'settings.title': 'Settings',
-  'settings.gameType': 'Game',
-  'settings.ultimate': 'Ultimate',
-  'settings.classic': 'Classic',
-  'settings.mode': 'Mode',
-  'settings.mode.ai': 'Versus the AI',
-  'settings.mode.human': 'Two players',
-  'settings.mode.watch': 'AI versus AI',
-  'settings.side': 'You play',
-  'settings.level': 'AI level',
-  'settings.rules': 'Rules',
-  'settings.rules.standard': 'Standard',
-  'settings.rules.tiebreak': 'Tie-break',
   'settings.showEval': 'Show evaluation bar',
   'settings.showHint': 'Show hint button',
-  'level.beginner': 'Beginner',
-  'level.easy': 'Easy',
-  'level.medium': 'Medium',
-  'level.hard': 'Hard',
-  'level.master': 'Master',
-  // ---- scores ----
-  'scores.title': 'Scores',
   'scores.xWins': 'X wins',
   'scores.oWins': 'O wins',
-  'scores.draws': 'Draws',
   // ---- review ----
   'review.title': 'Moves',
   'review.listLabel': 'Move list',
+  'review.navLabel': 'Move navigation',
   'review.empty': 'No moves yet.',
   'review.moveLabel': 'Move {n}, {player} {move}',
   'review.browsing': 'Reviewing move {ply} of {length}. Play a move to continue from here.',
@@ -148,22 +107,18 @@ const en = {
   'share.copyFailed': 'Could not copy; the link is shown below.',
   'share.linkLabel': 'Link to this game',
   'share.recordLabel': 'Game record',
-  'share.importLabel': 'Paste a game record',
   'share.imported': 'Game imported: {count} moves.',
   'share.badLink': 'The link holds no valid game ({error}). Your current game is unchanged.',
   'share.badImport': 'That record is not valid ({error}). Your current game is unchanged.',
   'share.exported': 'The record is selected; copy it with Ctrl+C.',
-  // ---- record errors (from check_record's kind) ----
+  // ---- record errors ----
   'recerr.empty': 'it is empty',
   'recerr.expected': 'unexpected text at character {at}',
-  'recerr.outOfRange': 'a move is off the board at character {at}',
-  'recerr.trailing': 'extra text at character {at}',
   'recerr.unknownGame': 'unknown game type at character {at}',
   'recerr.illegal': 'move {n} (character {at}) is illegal: {reason}',
-  'recerr.impossible': 'impossible position at character {at}',
   'recerr.tooLong': 'it is too long',
   'illegal.gameOver': 'the game was already over',
-  'illegal.wrongBoard': 'it had to be in the {board} board',
+  'illegal.wrongBoard': 'it was not in the board it had to be in',
   'illegal.taken': 'that cell was taken',
   'illegal.decided': 'that board was already decided',
   'illegal.outOfRange': 'it is off the board',
@@ -171,22 +126,22 @@ const en = {
   'stats.title': 'Statistics',
   'stats.history': 'Finished games',
   'stats.none': 'No finished games yet.',
+  'stats.vsAi': 'Against the AI',
   'stats.level': 'Level',
   'stats.wins': 'Won',
   'stats.draws': 'Drawn',
   'stats.losses': 'Lost',
   'stats.total': 'Total',
-  'stats.twoPlayer': 'Two players',
-  'stats.watch': 'AI versus AI',
+  'stats.tiebreak': 'tie-break',
   'stats.chartTitle': 'Results over time',
-  'stats.chartDesc': 'One bar per game, oldest on the left: up is a win, middle a draw, down a loss.',
-  'stats.chartSummary': '{wins} won, {draws} drawn, {losses} lost in the last {count} games.',
+  'stats.chartDesc': 'One bar per game against the AI, oldest on the left: up is a win, a short mark a draw, down a loss.',
+  'stats.chartSummary': '{wins} won, {draws} drawn, {losses} lost in the last {count} games against the AI.',
   'stats.date': 'Date',
   'stats.game': 'Game',
-  'stats.mode': 'Mode',
+  'stats.mode': 'Players',
   'stats.result': 'Result',
   'stats.moves': 'Moves',
-  'stats.replay': 'Replay game of {date}',
+  'stats.replay': 'Replay the game of {date}',
   'stats.cleared': 'History cleared.',
   'stats.clearConfirm': 'Delete all finished games from this device?',
   'result.win': 'Won',
@@ -195,17 +150,91 @@ const en = {
   'result.xWins': 'X won',
   'result.oWins': 'O won',
   // ---- offline ----
-  'offline.ready': 'Ready to play offline.',
   'offline.update': 'A new version is ready.',
-  'offline.offline': 'You are offline; the game still works.',
 };
 
+/** Simplified Chinese for every English key. */
 const zh = {
+  // ---- text.js (the page) ----
   'app.title': '终极井字棋',
-  'app.tagline': '九个棋盘，一局游戏。',
+  'app.loading': '正在加载游戏…',
+  'app.loadFailed': '游戏无法启动：{error}。请重新加载页面再试。',
+  'board.label': '游戏棋盘',
+  'board.small': '{board}棋盘',
+  'board.smallWon': '{board}棋盘，{player} 已赢',
+  'board.smallDrawn': '{board}棋盘，平局',
+  'cell.label': '{board}棋盘，{cell}格，{content}',
+  'cell.labelClassic': '{cell}格，{content}',
+  'cell.x': 'X',
+  'cell.o': 'O',
+  'cell.empty': '空',
+  'player.you': '你',
+  'player.ai': '电脑',
+  'player.youSide': '你（{side}）',
+  'player.aiSide': '电脑（{side}）',
+  'status.mustPlay': '{player} 必须在{board}棋盘落子。',
+  'status.mayPlay': '{player} 可以在任意未结束的棋盘落子。',
+  'status.toMove': '轮到 {player}。',
+  'status.yourMustPlay': '轮到你（{side}）：请在{board}棋盘落子。',
+  'status.yourMayPlay': '轮到你（{side}）：可以在任意未结束的棋盘落子。',
+  'status.yourMove': '轮到你（{side}）。',
+  'status.thinking': '电脑（{side}）正在思考…',
+  'status.aiWaiting': '下一步由电脑（{side}）走。',
+  'status.browsing': '正在查看第 {ply} 步（共 {length} 步）。可以重做或从这里继续。',
+  'status.wins': '{player} 获胜！',
+  'status.winsTiebreak': '{player} 按决胜规则获胜，赢得棋盘 {won} 比 {lost}。',
+  'status.youWin': '你赢了！下得好。',
+  'status.aiWins': '这局电脑赢了。',
+  'status.draw': '平局。',
+  'refuse.thinking': '请稍候：电脑正在思考。',
+  'refuse.aiTurn': '现在轮到电脑，不是你。',
+  'refuse.watching': '现在是电脑对电脑。把“玩家”改成其他模式即可加入。',
+  'refuse.wrong-board': '不能下在这里：{player} 必须在{board}棋盘落子。',
+  'refuse.cell-taken': '这个格子已经有棋子了。',
+  'refuse.board-decided': '这个棋盘已经结束了，请选择未结束的棋盘。',
+  'refuse.game-over': '游戏已结束。开始新游戏再来一局吧。',
+  'refuse.other': '不能这样走：{error}',
+  'ai.restarting': '电脑意外停止，正在重新启动。你的棋局不会丢失。',
+  'ai.failed': '电脑暂时不可用（{error}）。棋局已保存；可以开始新游戏或改为双人对战。',
+  'ai.slow': '电脑用时过长，已重新启动并再次尝试。',
+  'storage.corrupt': '无法读取保存的棋局，已开始新游戏（旧数据已另行保存）。',
+  'storage.unavailable': '此浏览器不允许页面保存棋局；重新加载后棋局将会丢失。',
+  'btn.new': '新游戏',
+  'btn.undo': '悔棋',
+  'btn.redo': '重做',
+  'scores.title': '比分',
+  'scores.draws': '平局',
+  'scores.context': '{kind} · {mode}',
+  'kind.ultimate': '终极',
+  'kind.classic': '经典',
+  'mode.ai-x': '你（X）对电脑',
+  'mode.ai-o': '电脑对你（O）',
+  'mode.human': '双人对战',
+  'mode.watch': '电脑对电脑',
+  'level.beginner': '入门',
+  'level.easy': '简单',
+  'level.medium': '中等',
+  'level.hard': '困难',
+  'level.master': '大师',
+  'rules.standard': '标准',
+  'rules.tiebreak': '决胜规则（赢得棋盘多者胜）',
+  // ---- static HTML ----
+  'app.tagline': '九个棋盘，一局游戏。你落子的位置决定对手必须去哪个棋盘。',
   'skip.board': '跳到棋盘',
+  'controls.label': '游戏控制',
+  'settings.title': '游戏设置',
+  'settings.kind': '游戏',
+  'settings.mode': '玩家',
+  'settings.level': '电脑难度',
+  'settings.rules': '规则',
+  'settings.hint': '更改设置会开始新游戏；比分会保留。',
+  'how.title': '玩法',
+  'how.1': '在大棋盘上连成一线的三个小棋盘即获胜。',
+  'how.2': '你选的格子决定对手去哪个棋盘：你下在右上格，对手就必须在右上棋盘落子。',
+  'how.3': '如果那个棋盘已经赢下或下满，对手可以在任意未结束的棋盘落子。',
+  'how.4': '按键：N 新游戏，U 或 Ctrl+Z 悔棋，R 或 Ctrl+Y 重做。在棋盘上：方向键移动，Enter 或空格落子。在着法列表中：← → Home End。',
+  'foot.text': 'Rust + WebAssembly。可离线游玩。不做跟踪。',
   'lang.label': '语言',
-  'theme.label': '主题',
   'region.0': '左上',
   'region.1': '上',
   'region.2': '右上',
@@ -215,92 +244,36 @@ const zh = {
   'region.6': '左下',
   'region.7': '下',
   'region.8': '右下',
-  'board.label': '{board}棋盘',
-  'board.label.won': '{board}棋盘，{player} 已赢',
-  'board.label.drawn': '{board}棋盘，平局',
-  'board.label.playable': '{board}棋盘，可下',
-  'bigboard.label': '终极棋盘',
-  'classicboard.label': '棋盘',
-  'cell.label': '{board}棋盘，{cell}格，{content}',
-  'cell.label.classic': '{cell}格，{content}',
-  'cell.x': 'X',
-  'cell.o': 'O',
-  'cell.empty': '空',
-  'cell.playable': '可下',
-  'cell.label.playable': '{board}棋盘，{cell}格，{content}，可下',
-  'cell.label.classic.playable': '{cell}格，{content}，可下',
-  'status.turn': '轮到 {player}',
-  'status.mustPlay': '{player} 必须在{board}棋盘落子',
-  'status.anyBoard': '{player} 可以在任意未结束的棋盘落子',
-  'status.yourTurn': '轮到你（{player}）',
-  'status.thinking': '电脑正在思考…',
-  'status.win': '{player} 获胜！',
-  'status.draw': '平局。',
-  'status.youWin': '你赢了！',
-  'status.youLose': '电脑赢了。',
-  'status.refused.thinking': '请稍候：电脑正在思考。',
-  'status.refused.wrongBoard': '不能下在这里：必须在{board}棋盘落子。',
-  'status.refused.taken': '这个格子已经有棋子了。',
-  'status.refused.decided': '这个棋盘已经结束了。',
-  'status.refused.over': '游戏已结束，请开始新游戏。',
-  'status.refused.review': '你正在查看之前的局面。',
-  'status.workerFailed': '电脑出错了，正在重新启动。你的棋局不会丢失。',
-  'status.storageReset': '保存的数据无法读取，已另行保存；已开始新游戏。',
-  'status.restored': '已恢复你的棋局。',
+  'cell.labelPlayable': '{board}棋盘，{cell}格，{content}，可下',
+  'cell.labelClassicPlayable': '{cell}格，{content}，可下',
   'announce.move': '{player} 下在 {move}：{board}棋盘，{cell}格。',
   'announce.moveClassic': '{player} 下在 {move}：{cell}格。',
-  'announce.aiMove': '电脑（{player}）下在 {move}：{board}棋盘，{cell}格。',
-  'announce.aiMoveClassic': '电脑（{player}）下在 {move}：{cell}格。',
+  'announce.aiMove': '电脑（{player}）应着 {move}：{board}棋盘，{cell}格。',
+  'announce.aiMoveClassic': '电脑（{player}）应着 {move}：{cell}格。',
   'announce.boardWon': '{player} 赢得了{board}棋盘。',
   'announce.boardDrawn': '{board}棋盘为平局。',
   'announce.position': '显示第 {ply} 步后的局面（共 {length} 步）。',
   'announce.start': '显示开局局面。',
-  'btn.newGame': '新游戏',
-  'btn.undo': '悔棋',
-  'btn.redo': '重做',
   'btn.hint': '提示',
   'btn.copyLink': '复制链接',
   'btn.import': '导入',
   'btn.export': '导出',
-  'btn.close': '关闭',
   'btn.cancel': '取消',
   'btn.ok': '确定',
   'btn.replay': '回放',
-  'btn.continue': '从这里继续',
-  'btn.backToGame': '回到棋局',
   'btn.clearHistory': '清除记录',
   'btn.reload': '重新加载',
   'btn.first': '第一步',
   'btn.prev': '上一步',
   'btn.next': '下一步',
   'btn.last': '最后一步',
-  'shortcut.hint': '快捷键：U 悔棋，R 重做，N 新游戏；在着法列表中用 ← → Home End。',
-  'settings.title': '设置',
-  'settings.gameType': '游戏',
-  'settings.ultimate': '终极',
-  'settings.classic': '经典',
-  'settings.mode': '模式',
-  'settings.mode.ai': '对战电脑',
-  'settings.mode.human': '双人对战',
-  'settings.mode.watch': '电脑对电脑',
-  'settings.side': '你执',
-  'settings.level': '电脑难度',
-  'settings.rules': '规则',
-  'settings.rules.standard': '标准',
-  'settings.rules.tiebreak': '决胜规则',
   'settings.showEval': '显示评估条',
   'settings.showHint': '显示提示按钮',
-  'level.beginner': '入门',
-  'level.easy': '简单',
-  'level.medium': '中等',
-  'level.hard': '困难',
-  'level.master': '大师',
-  'scores.title': '比分',
   'scores.xWins': 'X 胜',
   'scores.oWins': 'O 胜',
-  'scores.draws': '平局',
   'review.title': '着法',
   'review.listLabel': '着法列表',
+  'review.navLabel': '着法导航',
   'review.empty': '还没有着法。',
   'review.moveLabel': '第 {n} 回合，{player} {move}',
   'review.browsing': '正在查看第 {ply} 步（共 {length} 步）。落子即从这里继续。',
@@ -324,40 +297,36 @@ const zh = {
   'share.copyFailed': '无法复制；链接显示在下方。',
   'share.linkLabel': '本局链接',
   'share.recordLabel': '棋谱',
-  'share.importLabel': '粘贴棋谱',
   'share.imported': '已导入棋局：共 {count} 步。',
   'share.badLink': '链接中的棋局无效（{error}）。当前棋局没有改变。',
   'share.badImport': '棋谱无效（{error}）。当前棋局没有改变。',
   'share.exported': '棋谱已选中，请按 Ctrl+C 复制。',
   'recerr.empty': '内容为空',
   'recerr.expected': '第 {at} 个字符处有意外内容',
-  'recerr.outOfRange': '第 {at} 个字符处的着法超出棋盘',
-  'recerr.trailing': '第 {at} 个字符处有多余内容',
   'recerr.unknownGame': '第 {at} 个字符处的游戏类型未知',
   'recerr.illegal': '第 {n} 步（第 {at} 个字符）不合规则：{reason}',
-  'recerr.impossible': '第 {at} 个字符处的局面不可能出现',
   'recerr.tooLong': '内容太长',
   'illegal.gameOver': '游戏已经结束',
-  'illegal.wrongBoard': '必须下在{board}棋盘',
+  'illegal.wrongBoard': '没有下在规定的棋盘',
   'illegal.taken': '该格已有棋子',
   'illegal.decided': '该棋盘已经结束',
   'illegal.outOfRange': '超出棋盘',
   'stats.title': '统计',
   'stats.history': '已完成的棋局',
   'stats.none': '还没有完成的棋局。',
+  'stats.vsAi': '对战电脑',
   'stats.level': '难度',
   'stats.wins': '胜',
   'stats.draws': '平',
   'stats.losses': '负',
   'stats.total': '合计',
-  'stats.twoPlayer': '双人对战',
-  'stats.watch': '电脑对电脑',
+  'stats.tiebreak': '决胜规则',
   'stats.chartTitle': '历次结果',
-  'stats.chartDesc': '每局一根柱，最早的在左边：向上为胜，居中为平，向下为负。',
-  'stats.chartSummary': '最近 {count} 局：胜 {wins}，平 {draws}，负 {losses}。',
+  'stats.chartDesc': '每局对战电脑一根柱，最早的在左边：向上为胜，短横为平，向下为负。',
+  'stats.chartSummary': '最近 {count} 局对战电脑：胜 {wins}，平 {draws}，负 {losses}。',
   'stats.date': '日期',
   'stats.game': '游戏',
-  'stats.mode': '模式',
+  'stats.mode': '玩家',
   'stats.result': '结果',
   'stats.moves': '步数',
   'stats.replay': '回放 {date} 的棋局',
@@ -368,10 +337,11 @@ const zh = {
   'result.draw': '平',
   'result.xWins': 'X 胜',
   'result.oWins': 'O 胜',
-  'offline.ready': '已可离线游玩。',
   'offline.update': '新版本已就绪。',
-  'offline.offline': '你已离线，游戏仍可进行。',
 };
+
+/** English: the page's strings with the review and static-HTML strings added. */
+const en = { ...EN_MORE, ...EN };
 
 const TABLES = { en, 'zh-CN': zh };
 
@@ -404,6 +374,13 @@ function readSaved() {
   }
 }
 
+function fill(template, params) {
+  if (!params) return template;
+  return template.replace(/\{(\w+)\}/g, (whole, name) =>
+    Object.hasOwn(params, name) ? String(params[name]) : whole,
+  );
+}
+
 /** The current language code ('en' or 'zh-CN'). */
 export function lang() {
   return current;
@@ -411,14 +388,10 @@ export function lang() {
 
 /**
  * The string for `key` in the current language with `{name}` placeholders
- * replaced from `params`. Unknown keys fall back to English, then to the key.
+ * filled from `params`. Unknown keys fall back to English, then to the key.
  */
 export function t(key, params) {
-  const template = TABLES[current][key] ?? en[key] ?? key;
-  if (!params) return template;
-  return template.replace(/\{(\w+)\}/g, (whole, name) =>
-    Object.hasOwn(params, name) ? String(params[name]) : whole,
-  );
+  return fill(TABLES[current][key] ?? en[key] ?? key, params);
 }
 
 /** The translated name of region `i` (0-8) of a 3x3 board. */
@@ -426,24 +399,24 @@ export function regionName(i) {
   return t(`region.${i}`);
 }
 
-/** Fills every `data-i18n*` element under `root` and sets the document language. */
+/** Fills every `data-i18n*` element under `root`; for the document also its language and title. */
 export function applyI18n(root = document) {
-  for (const el of root.querySelectorAll('[data-i18n]')) {
-    el.textContent = t(el.dataset.i18n);
-  }
+  for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
   for (const el of root.querySelectorAll('[data-i18n-aria]')) {
     el.setAttribute('aria-label', t(el.dataset.i18nAria));
   }
   for (const el of root.querySelectorAll('[data-i18n-title]')) {
     el.setAttribute('title', t(el.dataset.i18nTitle));
   }
-  for (const el of root.querySelectorAll('[data-i18n-placeholder]')) {
-    el.setAttribute('placeholder', t(el.dataset.i18nPlaceholder));
-  }
   if (root === document) {
     document.documentElement.lang = current;
     document.title = t('app.title');
   }
+}
+
+function install() {
+  // text.js asks this for every string; English comes from its own table.
+  setTranslator(current === 'en' ? (key, params) => (key in EN ? undefined : t(key, params)) : t);
 }
 
 /** Switches language, saves the choice, re-translates the page and tells listeners. */
@@ -455,7 +428,11 @@ export function setLang(code) {
   } catch {
     // Not saved, but the switch still applies to this visit.
   }
-  if (typeof document !== 'undefined') applyI18n(document);
+  install();
+  if (typeof document !== 'undefined') {
+    applyI18n(document);
+    document.dispatchEvent(new CustomEvent('uttt:lang', { detail: { lang: code } }));
+  }
   for (const fn of listeners) fn(code);
   return true;
 }
@@ -466,25 +443,34 @@ export function onLangChange(fn) {
   return () => listeners.delete(fn);
 }
 
-/**
- * Chooses the starting language (saved choice, else the browser's), applies
- * it, and wires an optional `<select>` as the switch.
- */
-export function initI18n(select) {
-  current = readSaved() ?? pickLanguage(typeof navigator === 'undefined' ? [] : navigator.languages);
+/** Builds the language switch (a labelled <select>) inside `host`. */
+export function languageSwitch(host) {
+  const label = document.createElement('label');
+  label.className = 'lang-switch';
+  const text = document.createElement('span');
+  text.dataset.i18n = 'lang.label';
+  text.textContent = t('lang.label');
+  const select = document.createElement('select');
+  select.id = 'lang-select';
+  select.append(
+    ...LANGUAGES.map(({ code, name }) => {
+      const opt = document.createElement('option');
+      opt.value = code;
+      opt.lang = code;
+      opt.textContent = name;
+      return opt;
+    }),
+  );
+  select.value = current;
+  select.addEventListener('change', () => setLang(select.value));
+  label.append(text, select);
+  host.append(label);
+  return select;
+}
+
+// Choose and install the language now, before the page's first render.
+if (typeof navigator !== 'undefined') {
+  current = readSaved() ?? pickLanguage(navigator.languages);
+  install();
   if (typeof document !== 'undefined') applyI18n(document);
-  if (select) {
-    select.replaceChildren(
-      ...LANGUAGES.map(({ code, name }) => {
-        const opt = document.createElement('option');
-        opt.value = code;
-        opt.lang = code;
-        opt.textContent = name;
-        return opt;
-      }),
-    );
-    select.value = current;
-    select.addEventListener('change', () => setLang(select.value));
-  }
-  return current;
 }

@@ -8,6 +8,7 @@ import { AiClient } from './ai.js';
 import { renderChrome, bindChrome, fillLevels } from './chrome.js';
 import { bindKeyboard } from './keyboard.js';
 import * as controller from './controller.js';
+import { initReview } from './review.js';
 
 async function boot() {
   const status = document.getElementById('status');
@@ -46,6 +47,7 @@ async function boot() {
   performance.mark('uttt:playable');
 
   // review hooks: the review engineer's modules attach here.
+  initReview(controller);
 }
 
 boot();

@@ -1,0 +1,175 @@
+// Keyboard and screen-reader support for the board, on top of web's board.js:
+// - the board is one tab stop (roving tabindex); arrow keys move across the
+//   whole 9x9 grid, crossing small boards; Home/End go to the row's ends,
+//   Ctrl+Home/End to the corners; Enter or Space plays (native buttons);
+// - the skip link lands on that one cell;
+// - one polite live region announces each move, the AI's reply and each
+//   small board won, once (the status line, web's, announces the result).
+
+import { t, regionName } from './i18n.js';
+
+let region = null;
+let timer = 0;
+
+/** Announces `text` once through the page's single polite live region. */
+export function announce(text) {
+  if (!region) {
+    region = document.createElement('div');
+    region.id = 'announcer';
+    region.className = 'visually-hidden';
+    region.setAttribute('aria-live', 'polite');
+    region.setAttribute('aria-atomic', 'true');
+    region.dataset.testid = 'announcer';
+    document.body.append(region);
+  }
+  clearTimeout(timer);
+  // Cleared first, then filled: the same sentence twice is spoken twice.
+  region.textContent = '';
+  timer = setTimeout(() => {
+    region.textContent = text;
+  }, 60);
+}
+
+let quiet = 0;
+
+/** Runs `fn` (which may return a promise) without move announcements: for browsing, which speaks for itself. */
+export async function withoutMoveAnnouncements(fn) {
+  quiet += 1;
+  try {
+    return await fn();
+  } finally {
+    quiet -= 1;
+  }
+}
+
+/** Row and column (0-8, or 0-2 for Classic) of a cell button. */
+function rowCol(button, ultimate) {
+  const b = Number(button.dataset.board);
+  const c = Number(button.dataset.cell);
+  if (!ultimate) return [Math.floor(c / 3), c % 3];
+  return [Math.floor(b / 3) * 3 + Math.floor(c / 3), (b % 3) * 3 + (c % 3)];
+}
+
+function cellAt(board, row, col, ultimate) {
+  const b = ultimate ? Math.floor(row / 3) * 3 + Math.floor(col / 3) : 0;
+  const c = ultimate ? (row % 3) * 3 + (col % 3) : row * 3 + col;
+  return board.querySelector(`button[data-board="${b}"][data-cell="${c}"]`);
+}
+
+/**
+ * Makes `board` (web's #board) a single tab stop with arrow-key movement and
+ * wires the skip link. Call `refresh()` after every render; it is also
+ * called on each `uttt:state` event.
+ */
+export function initBoardKeys(board, skipLink = document.querySelector('.skip-link')) {
+  if (!board) return null;
+  let active = null; // [board, cell] of the cell holding tabindex=0
+
+  const find = ([b, c]) => board.querySelector(`button[data-board="${b}"][data-cell="${c}"]`);
+  const firstChoice = () =>
+    board.querySelector('button[data-cell][data-legal="true"]') ||
+    board.querySelector('button[data-board="4"][data-cell="4"]') ||
+    board.querySelector('button[data-cell]');
+
+  const refresh = () => {
+    let target = active && find(active);
+    if (!target) {
+      target = firstChoice();
+      if (!target) return;
+      active = [target.dataset.board, target.dataset.cell];
+    }
+    for (const cell of board.querySelectorAll('button[data-cell]')) {
+      cell.tabIndex = cell === target ? 0 : -1;
+    }
+  };
+
+  const moveTo = (target) => {
+    if (!target) return;
+    active = [target.dataset.board, target.dataset.cell];
+    refresh();
+    target.focus();
+  };
+
+  board.addEventListener('focusin', (event) => {
+    const cell = event.target.closest('button[data-cell]');
+    if (cell && (!active || find(active) !== cell)) {
+      active = [cell.dataset.board, cell.dataset.cell];
+      refresh();
+    }
+  });
+
+  board.addEventListener('keydown', (event) => {
+    const cell = event.target.closest('button[data-cell]');
+    if (!cell || event.altKey || event.metaKey) return;
+    const ultimate = board.dataset.kind !== 'classic';
+    const last = ultimate ? 8 : 2;
+    const [row, col] = rowCol(cell, ultimate);
+    const ctrl = event.ctrlKey;
+    const to = {
+      ArrowUp: [Math.max(0, row - 1), col],
+      ArrowDown: [Math.min(last, row + 1), col],
+      ArrowLeft: [row, Math.max(0, col - 1)],
+      ArrowRight: [row, Math.min(last, col + 1)],
+      Home: ctrl ? [0, 0] : [row, 0],
+      End: ctrl ? [last, last] : [row, last],
+    }[event.key];
+    if (!to || (ctrl && !['Home', 'End'].includes(event.key))) return;
+    event.preventDefault();
+    moveTo(cellAt(board, to[0], to[1], ultimate));
+  });
+
+  if (skipLink) {
+    skipLink.addEventListener('click', (event) => {
+      const target = (active && find(active)) || firstChoice();
+      if (!target) return;
+      event.preventDefault();
+      moveTo(target);
+    });
+  }
+
+  // ---- announcements ----
+  const winners = () =>
+    [...board.querySelectorAll('[data-board][data-playable]')].map((b) => b.dataset.winner || '');
+  let before = { cursor: null, length: null, record: null, winners: winners() };
+
+  document.addEventListener('uttt:state', (event) => {
+    const s = event.detail;
+    refresh();
+    const now = winners();
+    const sameGame = before.record !== null && s.record && s.record.startsWith(before.record.slice(0, before.record.indexOf(':') + 1 + 2 * (before.cursor ?? 0)));
+    const oneMove = sameGame && s.cursor === before.cursor + 1 && !quiet;
+    if (oneMove) {
+      const ultimate = s.kind === 'ultimate';
+      const mover = s.toMove === 'x' ? 'O' : 'X';
+      const byAi = s.mode === 'watch' || (s.mode === 'ai' && mover.toLowerCase() !== s.humanSide);
+      const last = board.querySelector('button[data-cell][data-last]');
+      const parts = [];
+      if (last) {
+        const params = {
+          player: mover,
+          move: s.moves[s.cursor - 1],
+          board: regionName(Number(last.dataset.board)),
+          cell: regionName(Number(last.dataset.cell)),
+        };
+        const key = `announce.${byAi ? 'aiMove' : 'move'}${ultimate ? '' : 'Classic'}`;
+        parts.push(t(key, params));
+      }
+      if (ultimate) {
+        now.forEach((w, b) => {
+          if (w && !before.winners[b]) {
+            parts.push(
+              w === 'draw'
+                ? t('announce.boardDrawn', { board: regionName(b) })
+                : t('announce.boardWon', { player: w.toUpperCase(), board: regionName(b) }),
+            );
+          }
+        });
+      }
+      if (parts.length) announce(parts.join(' '));
+    }
+    before = { cursor: s.cursor, length: s.length, record: s.record, winners: now };
+  });
+
+  refresh();
+  return { refresh };
+}

@@ -1,0 +1,450 @@
+// The review panel: the move list (numbered by move pair) with browsing by
+// click and keys, the evaluation bar and hint button fed by the worker's
+// search, sharing, and the statistics panel. It only talks to the game
+// through the controller's functions and events (see NOTES-review.md), so
+// every rule is still decided by core.
+
+import { t, onLangChange, regionName, languageSwitch } from './i18n.js';
+import { announce, initBoardKeys, withoutMoveAnnouncements } from './a11y.js';
+import { registerServiceWorker } from './offline.js';
+import { copyText, loadRecordText, recordFromHash, shareLink } from './share.js';
+import { initStats } from './stats.js';
+
+const SETTINGS_KEY = 'uttt.review';
+const HINT_MS = 1000;
+
+function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === 'class') node.className = v;
+    else if (k === 'text') node.textContent = v;
+    else if (k === 'i18n') node.dataset.i18n = v;
+    else node.setAttribute(k, v);
+  }
+  node.append(...children);
+  return node;
+}
+
+function loadSettings() {
+  try {
+    const s = JSON.parse(localStorage.getItem(SETTINGS_KEY) || '{}');
+    return { showEval: s.showEval !== false, showHint: s.showHint !== false };
+  } catch {
+    return { showEval: true, showHint: true };
+  }
+}
+
+function saveSettings(s) {
+  try {
+    localStorage.setItem(SETTINGS_KEY, JSON.stringify(s));
+  } catch {
+    // Settings then last for this visit only.
+  }
+}
+
+/** Moves of a winner, from signed plies to the end (positive: X wins). */
+function mateText(plies) {
+  const n = Math.ceil(Math.abs(plies) / 2);
+  return t(plies > 0 ? 'eval.xMate' : 'eval.oMate', { n });
+}
+
+/** The text and X's share (0-1) of the evaluation bar for a progress report. */
+export function evalView(progress) {
+  if (!progress) return { share: 0.5, text: t('eval.even') };
+  const { score, mate, depth } = progress;
+  let share;
+  let text;
+  if (typeof mate === 'number' && mate !== 0) {
+    share = mate > 0 ? 1 : 0;
+    text = mateText(mate);
+  } else {
+    const s = Number(score) || 0;
+    // About 100 per won small board; tanh keeps the bar off the ends until a proof.
+    share = 0.5 + 0.45 * Math.tanh(s / 300);
+    const shown = (Math.abs(s) / 100).toFixed(1);
+    if (Math.abs(s) < 15) text = t('eval.even');
+    else text = t(s > 0 ? 'eval.xAhead' : 'eval.oAhead', { score: shown });
+  }
+  if (typeof depth === 'number') text += ` · ${t('eval.depth', { depth })}`;
+  return { share, text };
+}
+
+/** A yes/no question in a modal <dialog>; resolves true on OK. */
+function confirmDialog(title, message) {
+  return new Promise((resolve) => {
+    const dialog = el('dialog', { class: 'review-dialog', 'aria-labelledby': 'review-dialog-title' });
+    const cancel = el('button', { type: 'button', text: t('btn.cancel') });
+    const ok = el('button', { type: 'button', class: 'primary', text: t('btn.ok') });
+    dialog.append(
+      el('h2', { id: 'review-dialog-title', text: title }),
+      el('p', { text: message }),
+      el('div', { class: 'dialog-buttons' }, cancel, ok),
+    );
+    let answered = false;
+    const finish = (answer) => {
+      if (answered) return;
+      answered = true;
+      dialog.close();
+      dialog.remove();
+      resolve(answer);
+    };
+    cancel.addEventListener('click', () => finish(false));
+    ok.addEventListener('click', () => finish(true));
+    dialog.addEventListener('cancel', () => finish(false));
+    document.body.append(dialog);
+    dialog.showModal();
+    ok.focus();
+  });
+}
+
+/**
+ * Builds the review panel in `#review-panel`, the evaluation bar in
+ * `#eval-bar` and the statistics in `#stats-panel`, wires them to
+ * `controller`, and opens a game given in the URL fragment.
+ */
+export function initReview(controller) {
+  const panel = document.getElementById('review-panel');
+  const evalHost = document.getElementById('eval-bar');
+  const statsPanel = document.getElementById('stats-panel');
+  if (!panel) return null;
+  panel.hidden = false;
+  if (statsPanel) statsPanel.hidden = false;
+  const masthead = document.querySelector('.masthead');
+  if (masthead && !document.getElementById('lang-select')) languageSwitch(masthead);
+  initBoardKeys(document.getElementById('board'));
+  registerServiceWorker();
+  const settings = loadSettings();
+
+  // ---- structure (built once; text filled by `translate`) ----
+  const heading = el('h2', { id: 'review-heading' });
+  panel.setAttribute('aria-labelledby', 'review-heading');
+  const message = el('p', { class: 'review-message', role: 'status', 'data-testid': 'review-message' });
+  const note = el('p', { class: 'review-note', 'data-testid': 'review-note' });
+  const navButtons = {
+    first: el('button', { type: 'button', 'data-nav': 'first', text: '⏮' }),
+    prev: el('button', { type: 'button', 'data-nav': 'prev', text: '◀' }),
+    next: el('button', { type: 'button', 'data-nav': 'next', text: '▶' }),
+    last: el('button', { type: 'button', 'data-nav': 'last', text: '⏭' }),
+  };
+  const nav = el('div', { class: 'review-nav', role: 'group' }, ...Object.values(navButtons));
+  const list = el('ol', { class: 'move-list', 'data-testid': 'move-list' });
+  const empty = el('p', { class: 'move-list-empty' });
+  const hintButton = el('button', { type: 'button', class: 'hint-button', 'data-testid': 'hint' });
+  const hintText = el('p', { class: 'hint-text', role: 'status', 'data-testid': 'hint-text' });
+  const evalToggle = el('input', { type: 'checkbox', id: 'opt-show-eval' });
+  const hintToggle = el('input', { type: 'checkbox', id: 'opt-show-hint' });
+  evalToggle.checked = settings.showEval;
+  hintToggle.checked = settings.showHint;
+  const evalLabel = el('label', { for: 'opt-show-eval' });
+  const hintLabel = el('label', { for: 'opt-show-hint' });
+  const options = el(
+    'div',
+    { class: 'review-options' },
+    el('span', { class: 'option' }, evalToggle, evalLabel),
+    el('span', { class: 'option' }, hintToggle, hintLabel),
+  );
+  const copyButton = el('button', { type: 'button', 'data-testid': 'copy-link' });
+  const exportButton = el('button', { type: 'button', 'data-testid': 'export' });
+  const importButton = el('button', { type: 'button', 'data-testid': 'import' });
+  const recordArea = el('textarea', {
+    id: 'record-text',
+    rows: '3',
+    spellcheck: 'false',
+    autocomplete: 'off',
+    'data-testid': 'record-text',
+  });
+  const recordLabel = el('label', { for: 'record-text' });
+  const linkOut = el('input', { type: 'text', id: 'share-link', readonly: '', 'data-testid': 'share-link' });
+  const linkLabel = el('label', { for: 'share-link' });
+  const linkRow = el('p', { class: 'share-link-row' }, linkLabel, linkOut);
+  linkRow.hidden = true;
+  const shareHeading = el('h3', { id: 'share-heading' });
+  const share = el(
+    'section',
+    { class: 'share', 'aria-labelledby': 'share-heading' },
+    shareHeading,
+    el('div', { class: 'share-buttons' }, copyButton, exportButton, importButton),
+    linkRow,
+    recordLabel,
+    recordArea,
+  );
+  panel.replaceChildren(heading, message, note, nav, list, empty, hintButton, hintText, options, share);
+
+  const evalFill = el('div', { class: 'eval-fill' });
+  const evalText = el('p', { class: 'eval-text', 'data-testid': 'eval-text' });
+  if (evalHost) {
+    evalHost.classList.add('eval-bar');
+    evalHost.replaceChildren(
+      el('div', { class: 'eval-track', 'aria-hidden': 'true' }, evalFill),
+      evalText,
+    );
+  }
+
+  let state = controller.getState();
+  let progress = null;
+  let hinted = null;
+  let shownRecord = null;
+
+  const showMessage = (text, kind = 'info') => {
+    message.textContent = text;
+    message.dataset.kind = kind;
+  };
+
+  // ---- evaluation bar ----
+  const drawEval = () => {
+    if (!evalHost) return;
+    evalHost.hidden = !settings.showEval;
+    const view = evalView(progress);
+    // CSSOM, not a style attribute: allowed under the strict CSP.
+    evalFill.style.setProperty('--x-share', String(view.share));
+    evalText.replaceChildren(el('span', { class: 'visually-hidden', text: `${t('eval.label')}: ` }), view.text);
+  };
+
+  // ---- move list ----
+  const plyButtons = () => [...list.querySelectorAll('button[data-ply]')];
+  const focusTarget = () =>
+    list.querySelector(`button[data-ply="${Math.max(1, state.cursor)}"]`) || list.querySelector('button');
+
+  const buildList = () => {
+    const moves = state.moves || [];
+    const items = [];
+    for (let i = 0; i < moves.length; i += 2) {
+      const pair = i / 2 + 1;
+      const li = el('li', { class: 'move-pair' }, el('span', { class: 'move-number', 'aria-hidden': 'true', text: `${pair}.` }));
+      for (const j of [i, i + 1]) {
+        if (j >= moves.length) break;
+        const player = j % 2 === 0 ? 'X' : 'O';
+        li.append(
+          el('button', {
+            type: 'button',
+            class: `move move-${player.toLowerCase()}`,
+            'data-ply': String(j + 1),
+            'aria-label': t('review.moveLabel', { n: pair, player, move: moves[j] }),
+            text: moves[j],
+          }),
+        );
+      }
+      items.push(li);
+    }
+    list.replaceChildren(...items);
+    shownRecord = `${state.record}|${t('review.moveLabel')}`;
+  };
+
+  const markCursor = () => {
+    const hadFocus = list.contains(document.activeElement);
+    for (const b of plyButtons()) {
+      const ply = Number(b.dataset.ply);
+      b.tabIndex = -1;
+      if (ply === state.cursor) b.setAttribute('aria-current', 'step');
+      else b.removeAttribute('aria-current');
+      b.classList.toggle('after-cursor', ply > state.cursor);
+    }
+    const target = focusTarget();
+    if (target) {
+      target.tabIndex = 0;
+      if (hadFocus) target.focus();
+      target.scrollIntoView({ block: 'nearest' });
+    }
+  };
+
+  const render = () => {
+    const length = state.length || 0;
+    const cursor = state.cursor || 0;
+    if (shownRecord !== `${state.record}|${t('review.moveLabel')}`) buildList();
+    markCursor();
+    empty.hidden = length > 0;
+    list.hidden = length === 0;
+    navButtons.first.disabled = navButtons.prev.disabled = cursor === 0;
+    navButtons.next.disabled = navButtons.last.disabled = cursor >= length;
+    if (cursor < length) {
+      note.textContent =
+        cursor === 0 ? t('review.atStart') : t('review.browsing', { ply: cursor, length });
+      note.hidden = false;
+    } else {
+      note.hidden = true;
+    }
+    panel.classList.toggle('browsing', cursor < length);
+    hintButton.hidden = !settings.showHint;
+    hintButton.disabled = Boolean(state.over || state.thinking);
+    drawEval();
+  };
+
+  const translate = () => {
+    heading.textContent = t('review.title');
+    list.setAttribute('aria-label', t('review.listLabel'));
+    nav.setAttribute('aria-label', t('review.navLabel'));
+    for (const [k, key] of Object.entries({ first: 'btn.first', prev: 'btn.prev', next: 'btn.next', last: 'btn.last' })) {
+      navButtons[k].setAttribute('aria-label', t(key));
+      navButtons[k].title = t(key);
+    }
+    empty.textContent = t('review.empty');
+    hintButton.textContent = t('btn.hint');
+    evalLabel.textContent = t('settings.showEval');
+    hintLabel.textContent = t('settings.showHint');
+    shareHeading.textContent = t('share.title');
+    copyButton.textContent = t('btn.copyLink');
+    exportButton.textContent = t('btn.export');
+    importButton.textContent = t('btn.import');
+    recordLabel.textContent = t('share.recordLabel');
+    linkLabel.textContent = t('share.linkLabel');
+    if (evalHost) evalHost.setAttribute('aria-label', t('eval.label'));
+    render();
+  };
+
+  // ---- browsing ----
+  const go = async (ply) => {
+    const target = Math.max(0, Math.min(ply, state.length || 0));
+    if (target === state.cursor) return;
+    await withoutMoveAnnouncements(() => controller.jump(target));
+    announce(target === 0 ? t('announce.start') : t('announce.position', { ply: target, length: state.length }));
+  };
+  navButtons.first.addEventListener('click', () => go(0));
+  navButtons.prev.addEventListener('click', () => go(state.cursor - 1));
+  navButtons.next.addEventListener('click', () => go(state.cursor + 1));
+  navButtons.last.addEventListener('click', () => go(state.length));
+  list.addEventListener('click', (event) => {
+    const b = event.target.closest('button[data-ply]');
+    if (!b) return;
+    // Clicking the move at the cursor again shows the position before it, so every position is reachable.
+    go(Number(b.dataset.ply));
+  });
+  list.addEventListener('keydown', (event) => {
+    const keys = {
+      ArrowLeft: () => state.cursor - 1,
+      ArrowUp: () => state.cursor - 1,
+      ArrowRight: () => state.cursor + 1,
+      ArrowDown: () => state.cursor + 1,
+      Home: () => 0,
+      End: () => state.length,
+    };
+    const to = keys[event.key];
+    if (!to) return;
+    event.preventDefault();
+    go(to());
+  });
+
+  // ---- branching from an earlier position ----
+  if (controller.setBranchGuard) {
+    controller.setBranchGuard((cursor, length) =>
+      confirmDialog(t('review.branchTitle'), t('review.branchConfirm', { count: length - cursor })),
+    );
+  }
+
+  // ---- hint ----
+  const clearHint = () => {
+    if (hinted) hinted.classList.remove('hint-cell');
+    hinted = null;
+  };
+  hintButton.addEventListener('click', async () => {
+    if (!controller.analyse) return;
+    clearHint();
+    const asked = state.record + state.cursor;
+    hintText.textContent = t('hint.thinking');
+    hintButton.disabled = true;
+    try {
+      const answer = await controller.analyse({ ms: HINT_MS });
+      if (!answer || state.record + state.cursor !== asked) {
+        hintText.textContent = answer ? '' : t('hint.unavailable');
+        return;
+      }
+      const cell = document.querySelector(`button[data-board="${answer.board}"][data-cell="${answer.cell}"]`);
+      if (cell) {
+        cell.classList.add('hint-cell');
+        hinted = cell;
+      }
+      hintText.textContent =
+        state.kind === 'classic'
+          ? t('hint.resultClassic', { move: answer.move, cell: regionName(answer.cell) })
+          : t('hint.result', { move: answer.move, board: regionName(answer.board), cell: regionName(answer.cell) });
+      if (typeof answer.score === 'number' || typeof answer.mate === 'number') {
+        progress = { score: answer.score, mate: answer.mate, depth: answer.depth };
+        drawEval();
+      }
+    } catch {
+      hintText.textContent = t('hint.unavailable');
+    } finally {
+      hintButton.disabled = Boolean(state.over || state.thinking);
+    }
+  });
+
+  // ---- settings ----
+  evalToggle.addEventListener('change', () => {
+    settings.showEval = evalToggle.checked;
+    saveSettings(settings);
+    render();
+  });
+  hintToggle.addEventListener('change', () => {
+    settings.showHint = hintToggle.checked;
+    saveSettings(settings);
+    if (!settings.showHint) {
+      clearHint();
+      hintText.textContent = '';
+    }
+    render();
+  });
+
+  // ---- sharing ----
+  const openRecord = async (text, { badKey, okKey = 'share.imported', startAt } = {}) => {
+    const result = await withoutMoveAnnouncements(() => loadRecordText(controller, text));
+    if (!result.ok) {
+      showMessage(t(badKey, { error: result.message }), 'error');
+      return false;
+    }
+    if (typeof startAt === 'number') await withoutMoveAnnouncements(() => controller.jump(startAt));
+    showMessage(t(okKey, { count: result.length }));
+    return true;
+  };
+  copyButton.addEventListener('click', async () => {
+    const link = shareLink(state.record);
+    linkOut.value = link;
+    const copied = await copyText(link);
+    linkRow.hidden = copied;
+    if (!copied) linkOut.select();
+    showMessage(t(copied ? 'share.copied' : 'share.copyFailed'));
+  });
+  exportButton.addEventListener('click', () => {
+    recordArea.value = state.record;
+    recordArea.focus();
+    recordArea.select();
+    showMessage(t('share.exported'));
+  });
+  importButton.addEventListener('click', async () => {
+    if (await openRecord(recordArea.value, { badKey: 'share.badImport' })) focusTarget()?.focus();
+  });
+  const openHash = async () => {
+    const text = recordFromHash(location.hash);
+    if (text === null) return;
+    // The fragment is consumed: a reload must show the game as continued, not the link again.
+    history.replaceState(null, '', location.pathname + location.search);
+    await openRecord(text, { badKey: 'share.badLink', okKey: 'review.shared' });
+  };
+  window.addEventListener('hashchange', openHash);
+
+  // ---- statistics ----
+  initStats(statsPanel, {
+    announce,
+    onReplay: async (entry) => {
+      if (await openRecord(entry.record, { badKey: 'share.badImport', startAt: 0 })) {
+        panel.scrollIntoView({ block: 'start' });
+        focusTarget()?.focus();
+      }
+    },
+  });
+
+  // ---- following the game ----
+  document.addEventListener('uttt:state', (event) => {
+    const before = state;
+    state = event.detail || controller.getState();
+    if (before.record !== state.record || before.cursor !== state.cursor) clearHint();
+    if (state.length === 0 || state.kind !== before.kind) progress = null; // a new game: the old evaluation means nothing
+    render();
+  });
+  document.addEventListener('uttt:progress', (event) => {
+    progress = event.detail;
+    drawEval();
+  });
+  onLangChange(translate);
+  translate();
+  openHash();
+  return { render };
+}

@@ -1,0 +1,259 @@
+// The statistics panel: win/draw/loss per AI level, two-player and AI-vs-AI
+// tallies, a small SVG chart of results over time, and the list of finished
+// games, each replayable. Built with DOM APIs only (no innerHTML), and styled
+// only through classes so it works under a strict CSP.
+
+import { t, lang, onLangChange } from './i18n.js';
+import {
+  LEVEL_ORDER,
+  addGame,
+  clearHistory,
+  loadHistory,
+  personalOutcome,
+  statistics,
+} from './records.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+/** How many games the chart and the list show (the newest). */
+const CHART_GAMES = 40;
+const LIST_GAMES = 30;
+
+function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === 'class') node.className = v;
+    else if (k === 'text') node.textContent = v;
+    else node.setAttribute(k, v);
+  }
+  node.append(...children);
+  return node;
+}
+
+function svg(tag, attrs = {}) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  return node;
+}
+
+/** "Ultimate" / "Ultimate (tie-break)" / "Classic". */
+export function gameLabel(entry) {
+  if (entry.kind === 'classic') return t('kind.classic');
+  const name = t('kind.ultimate');
+  return entry.rules === 'tiebreak' ? `${name} (${t('stats.tiebreak')})` : name;
+}
+
+/** "Versus the AI: Medium, as X" style text for an entry's mode. */
+export function modeLabel(entry) {
+  if (entry.mode === 'human') return t('mode.human');
+  if (entry.mode === 'watch') return `${t('mode.watch')} · ${t(`level.${entry.level}`)}`;
+  return `${t(`level.${entry.level}`)} · ${entry.side.toUpperCase()}`;
+}
+
+/** The result as the person sees it: Won/Lost/Draw against the AI, else X won/O won/Draw. */
+export function resultLabel(entry) {
+  const mine = personalOutcome(entry);
+  if (mine) return t(`result.${mine}`);
+  if (entry.result === 'draw') return t('result.draw');
+  return t(entry.result === 'x' ? 'result.xWins' : 'result.oWins');
+}
+
+function formatDate(iso) {
+  try {
+    return new Intl.DateTimeFormat(lang(), { dateStyle: 'medium', timeStyle: 'short' }).format(
+      new Date(iso),
+    );
+  } catch {
+    return iso;
+  }
+}
+
+function moveCount(record) {
+  return (record.length - record.indexOf(':') - 1) / 2;
+}
+
+function levelTable(perLevel) {
+  const head = el(
+    'tr',
+    {},
+    ...['stats.level', 'stats.wins', 'stats.draws', 'stats.losses', 'stats.total'].map((k) =>
+      el('th', { scope: 'col', text: t(k) }),
+    ),
+  );
+  const rows = LEVEL_ORDER.map((level) => {
+    const s = perLevel[level];
+    const total = s.win + s.draw + s.loss;
+    return el(
+      'tr',
+      { 'data-level': level },
+      el('th', { scope: 'row', text: t(`level.${level}`) }),
+      el('td', { text: String(s.win) }),
+      el('td', { text: String(s.draw) }),
+      el('td', { text: String(s.loss) }),
+      el('td', { text: String(total) }),
+    );
+  });
+  return el(
+    'table',
+    { class: 'stats-table', 'data-testid': 'stats-levels' },
+    el('caption', { text: t('stats.vsAi') }),
+    el('thead', {}, head),
+    el('tbody', {}, ...rows),
+  );
+}
+
+function tally(titleKey, counts, testid) {
+  return el(
+    'p',
+    { class: 'stats-tally', 'data-testid': testid },
+    `${t(titleKey)}: ${t('scores.xWins')} ${counts.x} · ${t('scores.oWins')} ${counts.o} · ${t('scores.draws')} ${counts.draw}`,
+  );
+}
+
+/**
+ * The chart of the newest games against the AI: one bar per game, up for a
+ * win, a short mark on the axis for a draw, down for a loss. It has a title,
+ * a description and a text summary, so it is not only visual.
+ */
+export function resultsChart(games) {
+  const vsAi = games.filter((g) => g.mode === 'ai').slice(-CHART_GAMES);
+  const width = 320;
+  const height = 120;
+  const mid = height / 2;
+  const step = width / Math.max(vsAi.length, 10);
+  const barWidth = Math.max(2, step * 0.7);
+  const root = svg('svg', {
+    viewBox: `0 0 ${width} ${height}`,
+    class: 'stats-chart',
+    role: 'img',
+    'aria-labelledby': 'stats-chart-title stats-chart-desc',
+    'data-testid': 'stats-chart',
+  });
+  const title = svg('title', { id: 'stats-chart-title' });
+  title.textContent = t('stats.chartTitle');
+  const desc = svg('desc', { id: 'stats-chart-desc' });
+  desc.textContent = t('stats.chartDesc');
+  root.append(title, desc, svg('line', { x1: 0, y1: mid, x2: width, y2: mid, class: 'chart-axis' }));
+  vsAi.forEach((g, i) => {
+    const outcome = personalOutcome(g);
+    const x = i * step + (step - barWidth) / 2;
+    const bar =
+      outcome === 'win'
+        ? svg('rect', { x, y: 8, width: barWidth, height: mid - 8 })
+        : outcome === 'loss'
+          ? svg('rect', { x, y: mid, width: barWidth, height: mid - 8 })
+          : svg('rect', { x, y: mid - 4, width: barWidth, height: 8 });
+    bar.setAttribute('class', `chart-bar chart-${outcome}`);
+    bar.setAttribute('data-outcome', outcome);
+    root.append(bar);
+  });
+  const counts = { win: 0, draw: 0, loss: 0 };
+  for (const g of vsAi) counts[personalOutcome(g)] += 1;
+  const summary = el('p', {
+    class: 'stats-summary',
+    text: t('stats.chartSummary', {
+      wins: counts.win,
+      draws: counts.draw,
+      losses: counts.loss,
+      count: vsAi.length,
+    }),
+  });
+  return el(
+    'figure',
+    { class: 'stats-figure' },
+    root,
+    el('figcaption', {}, summary),
+  );
+}
+
+function historyTable(games, onReplay) {
+  const newest = games.slice(-LIST_GAMES).reverse();
+  const head = el(
+    'tr',
+    {},
+    ...['stats.date', 'stats.game', 'stats.mode', 'stats.result', 'stats.moves'].map((k) =>
+      el('th', { scope: 'col', text: t(k) }),
+    ),
+    el('th', { scope: 'col', text: t('btn.replay') }),
+  );
+  const rows = newest.map((g) => {
+    const date = formatDate(g.date);
+    const button = el('button', {
+      type: 'button',
+      class: 'replay-button',
+      text: t('btn.replay'),
+      'aria-label': t('stats.replay', { date }),
+    });
+    button.addEventListener('click', () => onReplay(g));
+    return el(
+      'tr',
+      { 'data-record': g.record },
+      el('td', { text: date }),
+      el('td', { text: gameLabel(g) }),
+      el('td', { text: modeLabel(g) }),
+      el('td', { text: resultLabel(g) }),
+      el('td', { text: String(moveCount(g.record)) }),
+      el('td', {}, button),
+    );
+  });
+  return el(
+    'table',
+    { class: 'stats-table history-table', 'data-testid': 'history-table' },
+    el('caption', { text: t('stats.history') }),
+    el('thead', {}, head),
+    el('tbody', {}, ...rows),
+  );
+}
+
+/**
+ * Fills `panel` with the statistics and keeps it current: a finished game
+ * (`uttt:gameover` on document) is stored and the panel redrawn; a language
+ * switch redraws it. `onReplay(entry)` loads a game for review.
+ */
+export function initStats(panel, { onReplay, announce = () => {} } = {}) {
+  if (!panel) return null;
+  panel.classList.add('stats-panel');
+  const render = () => {
+    const { games } = loadHistory();
+    const { perLevel, human, watch } = statistics(games);
+    const heading = el('h2', { id: 'stats-heading', text: t('stats.title') });
+    panel.setAttribute('aria-labelledby', 'stats-heading');
+    if (games.length === 0) {
+      panel.replaceChildren(heading, el('p', { class: 'stats-none', text: t('stats.none') }));
+      return;
+    }
+    const clear = el('button', { type: 'button', class: 'clear-history', text: t('btn.clearHistory') });
+    clear.addEventListener('click', () => {
+      // eslint-disable-next-line no-alert -- a native confirm is accessible and needs no markup
+      if (!window.confirm(t('stats.clearConfirm'))) return;
+      clearHistory();
+      render();
+      announce(t('stats.cleared'));
+    });
+    panel.replaceChildren(
+      heading,
+      levelTable(perLevel),
+      tally('mode.human', human, 'stats-human'),
+      tally('mode.watch', watch, 'stats-watch'),
+      el('h3', { text: t('stats.chartTitle') }),
+      resultsChart(games),
+      historyTable(games, onReplay),
+      clear,
+    );
+  };
+  document.addEventListener('uttt:gameover', (event) => {
+    const d = event.detail || {};
+    addGame({
+      kind: d.kind,
+      rules: d.kind === 'classic' ? 'standard' : d.rules,
+      mode: d.mode,
+      level: d.level,
+      side: d.humanSide,
+      result: d.result,
+      record: d.record,
+    });
+    render();
+  });
+  onLangChange(render);
+  render();
+  return { render };
+}
