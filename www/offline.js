@@ -60,6 +60,7 @@ export function showUpdateBanner(apply) {
   text.textContent = t('offline.update');
   const button = document.createElement('button');
   button.type = 'button';
+  button.className = 'btn primary';
   button.dataset.i18n = 'btn.reload';
   button.textContent = t('btn.reload');
   button.addEventListener('click', () => {

@@ -73,8 +73,8 @@ export function evalView(progress) {
 function confirmDialog(title, message) {
   return new Promise((resolve) => {
     const dialog = el('dialog', { class: 'review-dialog', 'aria-labelledby': 'review-dialog-title' });
-    const cancel = el('button', { type: 'button', text: t('btn.cancel') });
-    const ok = el('button', { type: 'button', class: 'primary', text: t('btn.ok') });
+    const cancel = el('button', { type: 'button', class: 'btn', text: t('btn.cancel') });
+    const ok = el('button', { type: 'button', class: 'btn primary', text: t('btn.ok') });
     dialog.append(
       el('h2', { id: 'review-dialog-title', text: title }),
       el('p', { text: message }),
@@ -116,20 +116,20 @@ export function initReview(controller) {
   const settings = loadSettings();
 
   // ---- structure (built once; text filled by `translate`) ----
-  const heading = el('h2', { id: 'review-heading' });
+  const heading = el('h2', { id: 'review-heading', class: 'card-title' });
   panel.setAttribute('aria-labelledby', 'review-heading');
   const message = el('p', { class: 'review-message', role: 'status', 'data-testid': 'review-message' });
   const note = el('p', { class: 'review-note', 'data-testid': 'review-note' });
   const navButtons = {
-    first: el('button', { type: 'button', 'data-nav': 'first', text: '⏮' }),
-    prev: el('button', { type: 'button', 'data-nav': 'prev', text: '◀' }),
-    next: el('button', { type: 'button', 'data-nav': 'next', text: '▶' }),
-    last: el('button', { type: 'button', 'data-nav': 'last', text: '⏭' }),
+    first: el('button', { type: 'button', class: 'btn', 'data-nav': 'first', text: '«' }),
+    prev: el('button', { type: 'button', class: 'btn', 'data-nav': 'prev', text: '‹' }),
+    next: el('button', { type: 'button', class: 'btn', 'data-nav': 'next', text: '›' }),
+    last: el('button', { type: 'button', class: 'btn', 'data-nav': 'last', text: '»' }),
   };
   const nav = el('div', { class: 'review-nav', role: 'group' }, ...Object.values(navButtons));
   const list = el('ol', { class: 'move-list', 'data-testid': 'move-list' });
   const empty = el('p', { class: 'move-list-empty' });
-  const hintButton = el('button', { type: 'button', class: 'hint-button', 'data-testid': 'hint' });
+  const hintButton = el('button', { type: 'button', class: 'btn hint-button', 'data-testid': 'hint' });
   const hintText = el('p', { class: 'hint-text', role: 'status', 'data-testid': 'hint-text' });
   const evalToggle = el('input', { type: 'checkbox', id: 'opt-show-eval' });
   const hintToggle = el('input', { type: 'checkbox', id: 'opt-show-hint' });
@@ -143,9 +143,9 @@ export function initReview(controller) {
     el('span', { class: 'option' }, evalToggle, evalLabel),
     el('span', { class: 'option' }, hintToggle, hintLabel),
   );
-  const copyButton = el('button', { type: 'button', 'data-testid': 'copy-link' });
-  const exportButton = el('button', { type: 'button', 'data-testid': 'export' });
-  const importButton = el('button', { type: 'button', 'data-testid': 'import' });
+  const copyButton = el('button', { type: 'button', class: 'btn', 'data-testid': 'copy-link' });
+  const exportButton = el('button', { type: 'button', class: 'btn', 'data-testid': 'export' });
+  const importButton = el('button', { type: 'button', class: 'btn', 'data-testid': 'import' });
   const recordArea = el('textarea', {
     id: 'record-text',
     rows: '3',

@@ -179,7 +179,7 @@ function historyTable(games, onReplay) {
     const date = formatDate(g.date);
     const button = el('button', {
       type: 'button',
-      class: 'replay-button',
+      class: 'btn replay-button',
       text: t('btn.replay'),
       'aria-label': t('stats.replay', { date }),
     });
@@ -215,13 +215,13 @@ export function initStats(panel, { onReplay, announce = () => {} } = {}) {
   const render = () => {
     const { games } = loadHistory();
     const { perLevel, human, watch } = statistics(games);
-    const heading = el('h2', { id: 'stats-heading', text: t('stats.title') });
+    const heading = el('h2', { id: 'stats-heading', class: 'card-title', text: t('stats.title') });
     panel.setAttribute('aria-labelledby', 'stats-heading');
     if (games.length === 0) {
       panel.replaceChildren(heading, el('p', { class: 'stats-none', text: t('stats.none') }));
       return;
     }
-    const clear = el('button', { type: 'button', class: 'clear-history', text: t('btn.clearHistory') });
+    const clear = el('button', { type: 'button', class: 'btn clear-history', text: t('btn.clearHistory') });
     clear.addEventListener('click', () => {
       // eslint-disable-next-line no-alert -- a native confirm is accessible and needs no markup
       if (!window.confirm(t('stats.clearConfirm'))) return;
