@@ -12,6 +12,8 @@ import { initStats } from './stats.js';
 
 const SETTINGS_KEY = 'uttt.review';
 const HINT_MS = 1000;
+/** The most moves one Undo takes back (yours and the AI's reply). */
+const UNDO_SPAN = 2;
 
 function el(tag, props = {}, ...children) {
   const node = document.createElement(tag);
@@ -324,8 +326,13 @@ export function initReview(controller) {
   });
 
   // ---- branching from an earlier position ----
+  // Dropping what one Undo took back (one move, or yours and the AI's reply)
+  // is ordinary play; dropping more is what browsing can do by accident, so
+  // only that asks first. Until a different move is played the later moves
+  // stay as redo (core's History keeps them).
   if (controller.setBranchGuard) {
-    controller.setBranchGuard((cursor, length) =>
+    controller.setBranchGuard(async (cursor, length) =>
+      length - cursor <= UNDO_SPAN ||
       confirmDialog(t('review.branchTitle'), t('review.branchConfirm', { count: length - cursor })),
     );
   }
