@@ -16,6 +16,9 @@ pub struct Thought<M> {
     pub score: Eval,
     /// Nodes searched.
     pub nodes: u64,
+    /// True when the search reached the end of every line, so the score
+    /// is exact (a score of 0 is then a proven draw).
+    pub complete: bool,
 }
 
 /// One side's engine: keeps its table between moves of a game.
@@ -58,15 +61,25 @@ impl Engine {
         G: Searchable,
         P: FnMut(&Progress<'_, G::Move>),
     {
+        // No line is longer than the rest of the game: searching deeper
+        // only repeats the last depth (and floods `analyse` with copies).
+        let limits = self.inner.limits();
+        let left = u32::try_from(G::MAX_PLIES - pos.ply()).unwrap_or(u32::MAX);
+        self.inner.set_limits(Limits {
+            max_depth: limits.max_depth.min(left.max(1)),
+            ..limits
+        });
         let result = self
             .inner
-            .choose(pos, || Instant::now() >= deadline, progress)
-            .expect("the engine is only asked to move in a live game");
+            .choose(pos, || Instant::now() >= deadline, progress);
+        self.inner.set_limits(limits);
+        let result = result.expect("the engine is only asked to move in a live game");
         Thought {
             mv: result.best,
             depth: result.depth,
             score: result.score,
             nodes: result.nodes,
+            complete: result.depth >= left,
         }
     }
 

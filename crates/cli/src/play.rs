@@ -496,6 +496,10 @@ fn describe<M: core::fmt::Display>(t: &Thought<M>, side: Player) -> String {
     if t.depth == 0 {
         // Beginner follows rules of thumb and has no score to show.
         format!("{} (rule player, no search)", t.mv)
+    } else if t.complete && !t.score.is_mate() {
+        format!("{} (searched to the end: a draw with best play)", t.mv)
+    } else if t.complete {
+        format!("{} (searched to the end: {} for {side})", t.mv, t.score)
     } else {
         format!("{} (depth {}, score {} for {side})", t.mv, t.depth, t.score)
     }

@@ -89,3 +89,23 @@ fn analyse_of_a_finished_game_just_shows_it() {
     assert!(r.stdout.contains("Game over: X wins."));
     assert!(!r.stdout.contains("depth"));
 }
+
+#[test]
+fn analyse_stops_at_the_end_of_the_game() {
+    // Eight plies are left after b2: no depth beyond them is printed.
+    let r = run(&["analyse", "classic:b2"], "");
+    assert!(r.status.success(), "{}", r.stderr);
+    let last_depth = r
+        .stdout
+        .lines()
+        .rev()
+        .find_map(|l| l.strip_prefix("depth "))
+        .expect("depth lines");
+    assert!(last_depth.starts_with(" 8 "), "{}", r.stdout);
+    assert!(r
+        .stdout
+        .lines()
+        .last()
+        .unwrap()
+        .contains("(depth 8, score +0.00"));
+}

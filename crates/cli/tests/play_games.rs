@@ -149,8 +149,12 @@ fn ultimate_game_to_the_end_against_beginner() {
 fn engine_against_engine_needs_no_input() {
     let mut talk = Talk::start(&["play", "--game", "classic", "--x", "hard", "--o", "master"]);
     let text = talk.until_prompt();
-    // Perfect play on both sides draws.
+    // Perfect play on both sides draws, and Classic is searched to the end.
     assert!(text.contains("Result: draw."), "{text}");
+    assert!(
+        text.contains("(searched to the end: a draw with best play)"),
+        "{text}"
+    );
     let record = record_in(&text).expect("a record");
     assert!(record.starts_with("classic:") && record.len() == "classic:".len() + 18);
     talk.close();
