@@ -337,6 +337,20 @@ mod tests {
     }
 
     #[test]
+    fn a_shortened_list_is_obeyed() {
+        // A referee may offer fewer moves than the rules allow; the answer
+        // still comes from its list.
+        for level in [Level::Beginner, Level::Medium] {
+            let mut out = Vec::new();
+            let config = Config { level, ..config() };
+            let input = "-1 -1\n2\n0 1\n8 7\n";
+            serve(config, Instant::now(), &mut input.as_bytes(), &mut out).unwrap();
+            let answer = String::from_utf8(out).unwrap();
+            assert!(answer == "0 1\n" || answer == "8 7\n", "{answer:?}");
+        }
+    }
+
+    #[test]
     fn bad_input_names_the_line() {
         for (input, line) in [
             ("hello\n", 1),
