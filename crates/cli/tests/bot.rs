@@ -195,9 +195,10 @@ fn no_input_at_all_is_a_clean_exit() {
 fn plays_whole_games_against_the_match_runner() {
     // The match runner is the referee here: it starts the bot as an external
     // engine for each game and forfeits it on a late, illegal or unreadable
-    // answer (after 5x the movetime plus a second: a generous deadline).
+    // answer (after 5x the movetime plus a second: a generous deadline; the
+    // bot's first turn is kept short so a slow process start fits too).
     let bot = format!(
-        "cmd:{} bot --level hard --rules standard",
+        "cmd:{} bot --level hard --rules standard --first-movetime 300",
         env!("CARGO_BIN_EXE_uttt")
     );
     let r = run(
