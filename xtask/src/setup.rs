@@ -35,6 +35,28 @@ pub fn ensure_wasm_target() -> Result {
     )
 }
 
+/// Adds rustfmt or clippy through rustup when a minimal toolchain lacks them.
+pub fn ensure_component(component: &str) -> Result {
+    if !cmd::exists("rustup") {
+        return Ok(());
+    }
+    let installed = cmd::output(
+        Command::new("rustup").args(["component", "list", "--installed"]),
+        "listing the installed rustup components",
+    )?;
+    // Installed components are listed with the host triple: `clippy-x86_64-…`.
+    if installed
+        .lines()
+        .any(|line| line.trim().starts_with(&format!("{component}-")))
+    {
+        return Ok(());
+    }
+    cmd::run(
+        Command::new("rustup").args(["component", "add", component]),
+        &format!("installing the rustup component {component}"),
+    )
+}
+
 /// The bindgen CLI's folder for one version; it lives outside the repository
 /// so fresh clones on the same machine share one build of it.
 fn bindgen_root(version: &str) -> Result<PathBuf> {

@@ -167,15 +167,7 @@ pub fn run(root: &Path, options: Options) -> Result {
 fn run_layer(root: &Path, layer: Layer, options: &Options) -> (Result, Counts) {
     let none = Counts::default();
     match layer {
-        Layer::Fmt => (
-            cmd::run(
-                cargo()
-                    .current_dir(root)
-                    .args(["fmt", "--all", "--", "--check"]),
-                "cargo fmt --check (run `cargo fmt --all` to fix)",
-            ),
-            none,
-        ),
+        Layer::Fmt => (fmt(root), none),
         Layer::Clippy => (clippy(root), none),
         Layer::Native => cmd::run_counting(
             cargo().current_dir(root).args(["test", "--workspace"]),
@@ -202,7 +194,18 @@ fn require_some(counts: Counts, runner: &str) -> (Result, Counts) {
     }
 }
 
+fn fmt(root: &Path) -> Result {
+    setup::ensure_component("rustfmt")?;
+    cmd::run(
+        cargo()
+            .current_dir(root)
+            .args(["fmt", "--all", "--", "--check"]),
+        "cargo fmt --check (run `cargo fmt --all` to fix)",
+    )
+}
+
 fn clippy(root: &Path) -> Result {
+    setup::ensure_component("clippy")?;
     cmd::run(
         cargo().current_dir(root).args([
             "clippy",
