@@ -179,6 +179,9 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
         let pv_node = beta - alpha > 1;
         let key = Game::hash(pos);
         let mut tt_move = None;
+        // Frontier nodes (depth 1) skip the table: their children are leaves,
+        // and the cache miss of a probe costs more than it saves there.
+        let use_table = !self.tutorial && depth > 1;
         if !self.tutorial {
             // No line from here can beat a win next move or lose faster than now.
             alpha = alpha.max(-(Eval::MATE - ply as i32));
@@ -186,7 +189,8 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
             if alpha >= beta {
                 return alpha;
             }
-            if let Some(h) = self.engine.tt.probe(key, ply) {
+            if !use_table {
+            } else if let Some(h) = self.engine.tt.probe(key, ply) {
                 tt_move = h.mv;
                 if !pv_node && h.depth >= depth {
                     let cut = match h.bound {
@@ -270,7 +274,7 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
                 }
             }
         }
-        if !self.tutorial {
+        if use_table {
             let bound = if best >= beta {
                 Bound::Lower
             } else if best > original_alpha {

@@ -23,22 +23,18 @@ const LINES_THROUGH: [u8; 9] = {
     t
 };
 
-/// The evaluation of one side, not counting who is to move.
-#[inline]
-fn side_score(pos: &Ultimate, p: Player, w: &[i32; WEIGHT_COUNT]) -> i32 {
+/// The meta-level part for one side: won boards, their place, open meta
+/// lines and meta threats. Returns the score and the meta lines `p` can
+/// still complete.
+#[inline(always)]
+fn meta_score(pos: &Ultimate, p: Player, drawn: u16, w: &[i32; WEIGHT_COUNT]) -> (i32, u8) {
     let q = p.opponent();
     let won = pos.won_boards(p);
-    let their_won = pos.won_boards(q);
-    let decided = pos.decided_boards();
-    let drawn = decided & !won & !their_won;
-    // Meta lines p may still complete.
-    let live = !LINE_TABLES.touch[usize::from(their_won | drawn)];
-
+    let live = !LINE_TABLES.touch[usize::from(pos.won_boards(q) | drawn)];
     let mut s = won.count_ones() as i32 * w[W_BOARD]
         + (won & CENTRE).count_ones() as i32 * w[W_BOARD_CENTRE]
         + (won & CORNERS).count_ones() as i32 * w[W_BOARD_CORNER]
         + (LINE_TABLES.one[usize::from(won)] & live).count_ones() as i32 * w[W_META_ONE];
-
     let mut twos = LINE_TABLES.two[usize::from(won)] & live;
     s += twos.count_ones() as i32 * w[W_META_TWO];
     while twos != 0 {
@@ -49,20 +45,37 @@ fn side_score(pos: &Ultimate, p: Player, w: &[i32; WEIGHT_COUNT]) -> i32 {
             s += w[W_META_LIVE];
         }
     }
+    (s, live)
+}
 
+/// One side's features on one open small board, `imp` being the number of
+/// its live meta lines through the board.
+#[inline(always)]
+fn small_score(mine: u16, theirs: u16, imp: i32, w: &[i32; WEIGHT_COUNT]) -> i32 {
+    let two = (LINE_TABLES.two[usize::from(mine)] & !LINE_TABLES.touch[usize::from(theirs)]).count_ones() as i32;
+    two * (w[W_SMALL_TWO] + imp * w[W_SMALL_TWO_IMP])
+        + (mine & CENTRE).count_ones() as i32 * w[W_CELL_CENTRE]
+        + (mine & CORNERS).count_ones() as i32 * w[W_CELL_CORNER]
+        + mine.count_ones() as i32 * imp * w[W_CELL_IMP]
+}
+
+/// The evaluation from X's side, not counting who is to move.
+#[inline]
+fn x_score(pos: &Ultimate, w: &[i32; WEIGHT_COUNT]) -> i32 {
+    let decided = pos.decided_boards();
+    let drawn = decided & !pos.won_boards(Player::X) & !pos.won_boards(Player::O);
+    let (sx, live_x) = meta_score(pos, Player::X, drawn, w);
+    let (so, live_o) = meta_score(pos, Player::O, drawn, w);
+    let mut s = sx - so;
     let mut open = !decided & FULL;
     while open != 0 {
         let b = open.trailing_zeros() as u8;
         open &= open - 1;
-        let mine = pos.board_cells(p, b);
-        let theirs = pos.board_cells(q, b);
-        let imp = (LINES_THROUGH[usize::from(b)] & live).count_ones() as i32;
-        let two = (LINE_TABLES.two[usize::from(mine)] & !LINE_TABLES.touch[usize::from(theirs)])
-            .count_ones() as i32;
-        s += two * (w[W_SMALL_TWO] + imp * w[W_SMALL_TWO_IMP])
-            + (mine & CENTRE).count_ones() as i32 * w[W_CELL_CENTRE]
-            + (mine & CORNERS).count_ones() as i32 * w[W_CELL_CORNER]
-            + mine.count_ones() as i32 * imp * w[W_CELL_IMP];
+        let x = pos.board_cells(Player::X, b);
+        let o = pos.board_cells(Player::O, b);
+        let through = LINES_THROUGH[usize::from(b)];
+        s += small_score(x, o, (through & live_x).count_ones() as i32, w)
+            - small_score(o, x, (through & live_o).count_ones() as i32, w);
     }
     s
 }
@@ -72,7 +85,8 @@ fn side_score(pos: &Ultimate, p: Player, w: &[i32; WEIGHT_COUNT]) -> i32 {
 pub(crate) fn evaluate(pos: &Ultimate, weights: &Weights) -> i32 {
     let w = &weights.0;
     let me = pos.side_to_move();
-    let mut s = side_score(pos, me, w) - side_score(pos, me.opponent(), w) + w[W_TEMPO];
+    let x = x_score(pos, w);
+    let mut s = if me == Player::X { x } else { -x } + w[W_TEMPO];
     match pos.required_board() {
         None => s += w[W_FREE_MOVE],
         Some(b) => {
