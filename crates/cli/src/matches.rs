@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use uttt_core::search::{Engine, Level, Limits, Rng, Weights, WEIGHT_COUNT};
+use uttt_core::search::{Engine, Level, Limits, Rng, SearchOptions, Weights, WEIGHT_COUNT};
 use uttt_core::{Game, Move, Outcome, Player, Rules, Ultimate};
 
 use crate::engine_proc::ProcEngine;
@@ -28,7 +28,7 @@ Engines:
                                      protocol (see `uttt bot`), one per game
 A level or mcts may carry options after '@', e.g. hard@movetime=100,
 hard@nodes=200000, medium@depth=5, hard@weights=board=120,tempo=5, hard@table=4
-(MiB).
+(MiB), and for measuring parts of the search hard@lmr=0, @aspiration=0, @hints=0.
 
 Options:
   --movetime MS   time per move for engines without @movetime (default: the
@@ -53,6 +53,7 @@ enum Spec {
         depth: Option<u32>,
         weights: Option<Weights>,
         table_mib: Option<usize>,
+        options: SearchOptions,
     },
     Mcts {
         movetime: Option<u64>,
@@ -75,6 +76,7 @@ impl Spec {
         let mut depth = None;
         let mut weights = None;
         let mut table_mib = None;
+        let mut options = SearchOptions::default();
         for opt in parts {
             let (k, v) = opt
                 .split_once('=')
@@ -91,9 +93,13 @@ impl Spec {
                 "weights" => {
                     weights = Some(Weights::parse(v).map_err(|e| format!("bad weight `{e}`"))?)
                 }
+                "lmr" => options.lmr = num(v)? != 0,
+                "aspiration" => options.aspiration = num(v)? != 0,
+                "hints" => options.hints = num(v)? != 0,
                 _ => {
                     return Err(format!(
-                        "unknown engine option `{k}` (movetime, nodes, depth, weights, table)"
+                        "unknown engine option `{k}` (movetime, nodes, depth, weights, table, \
+                         lmr, aspiration, hints)"
                     ))
                 }
             }
@@ -110,6 +116,7 @@ impl Spec {
             depth,
             weights,
             table_mib,
+            options,
         })
     }
 
@@ -127,6 +134,7 @@ impl Spec {
                 depth,
                 weights,
                 table_mib,
+                options,
             } => {
                 let bytes = table_mib.map_or(level.table_bytes(), |m| m << 20);
                 let mut engine = Engine::new(*level, seed, bytes);
@@ -138,6 +146,7 @@ impl Spec {
                     limits.max_depth = *d;
                 }
                 engine.set_limits(limits);
+                engine.set_options(*options);
                 if let Some(w) = weights {
                     engine.set_weights(*w);
                 }
@@ -696,6 +705,17 @@ mod tests {
         ));
         assert!(matches!(Spec::parse("cmd:./bot --x"), Ok(Spec::Cmd(c)) if c == "./bot --x"));
         assert!(Spec::parse("grandmaster").is_err());
+        assert!(matches!(
+            Spec::parse("hard@lmr=0@hints=1"),
+            Ok(Spec::Level {
+                options: SearchOptions {
+                    lmr: false,
+                    hints: true,
+                    ..
+                },
+                ..
+            })
+        ));
         assert!(Spec::parse("hard@speed=9").is_err());
         assert!(Spec::parse("hard@nodes=lots").is_err());
         assert!(Spec::parse("cmd:").is_err());

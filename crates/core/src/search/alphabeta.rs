@@ -6,11 +6,13 @@ use alloc::vec::Vec;
 
 use super::engine::{Engine, POLL_INTERVAL};
 use super::eval::{Eval, MAX_PLY};
-use super::searchable::Searchable;
+use super::searchable::{Searchable, HINT_BLOCK};
 use super::tt::Bound;
 use crate::{Game, Outcome};
 
 const INF: i32 = Eval::INFINITE;
+/// The first aspiration half-window, in evaluation units.
+const ASPIRATION_WINDOW: i32 = 40;
 
 /// One search in progress: the engine's tables plus this search's counters.
 pub(super) struct Searcher<'e, S> {
@@ -97,18 +99,57 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
         best
     }
 
-    /// The root of a principal variation search: the first move with the
-    /// full window, the rest with a null window, re-searched when they beat
-    /// it. Keeps the root moves ordered best first for the next iteration.
+    /// One iteration at the root: a narrow window around the previous
+    /// depth's score (`previous`), widened on each failure until the score
+    /// falls inside it.
+    pub fn aspiration<G: Searchable>(
+        &mut self,
+        pos: &G,
+        root: &mut [(G::Move, i32)],
+        depth: i32,
+        previous: Option<i32>,
+    ) -> (G::Move, i32) {
+        let mut delta = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = match previous {
+            Some(p) if self.engine.options.aspiration && depth >= 5 => (p - delta, p + delta),
+            _ => (-INF, INF),
+        };
+        loop {
+            let (m, v) = self.root_pvs(pos, root, depth, alpha, beta);
+            if self.aborted || (v > alpha && v < beta) {
+                return (m, v);
+            }
+            delta *= 3;
+            if v <= alpha {
+                alpha = if delta > 1000 {
+                    -INF
+                } else {
+                    (v - delta).max(-INF)
+                };
+            } else {
+                beta = if delta > 1000 {
+                    INF
+                } else {
+                    (v + delta).min(INF)
+                };
+            }
+        }
+    }
+
+    /// The root of a principal variation search within (`alpha`, `beta`):
+    /// the first move with the window, the rest with a null window,
+    /// re-searched when they beat it. Keeps the root moves ordered best first
+    /// for the next iteration. A result `<= alpha` or `>= beta` is only a
+    /// bound (the caller widens the window and searches again).
     pub fn root_pvs<G: Searchable>(
         &mut self,
         pos: &G,
         root: &mut [(G::Move, i32)],
         depth: i32,
-        _previous: Option<i32>,
+        mut alpha: i32,
+        beta: i32,
     ) -> (G::Move, i32) {
-        let mut alpha = -INF;
-        let beta = INF;
+        let original_alpha = alpha;
         let mut best = (root[0].0, -INF);
         for i in 0..root.len() {
             let m = root[i].0;
@@ -118,7 +159,7 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
                 -self.negamax(&child, depth - 1, 1, -beta, -alpha)
             } else {
                 let v = -self.negamax(&child, depth - 1, 1, -alpha - 1, -alpha);
-                if v > alpha && !self.aborted {
+                if v > alpha && v < beta && !self.aborted {
                     -self.negamax(&child, depth - 1, 1, -beta, -alpha)
                 } else {
                     v
@@ -130,21 +171,28 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
             root[i].1 = v;
             if v > best.1 {
                 best = (m, v);
-                alpha = alpha.max(v);
-                self.update_pv(0, G::move_index(m));
-                // Move the new best to the front; the others keep their order.
-                root[..=i].rotate_right(1);
+                if v > alpha {
+                    alpha = v;
+                    self.update_pv(0, G::move_index(m));
+                    // Move the new best to the front; the others keep their order.
+                    root[..=i].rotate_right(1);
+                    if v >= beta {
+                        return best;
+                    }
+                }
             }
         }
-        let key = Game::hash(pos);
-        self.engine.tt.store(
-            key,
-            0,
-            depth,
-            Bound::Exact,
-            best.1,
-            Some(G::move_index(best.0)),
-        );
+        if best.1 > original_alpha {
+            let key = Game::hash(pos);
+            self.engine.tt.store(
+                key,
+                0,
+                depth,
+                Bound::Exact,
+                best.1,
+                Some(G::move_index(best.0)),
+            );
+        }
         best
     }
 
@@ -209,8 +257,13 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
         let n = moves.len();
         let side = pos.side_to_move().index();
         let killers = self.engine.killers[ply];
-        let mut order = [(0i32, 0u8); crate::movelist::MAX_MOVES];
-        for (slot, &m) in order.iter_mut().zip(moves.iter()) {
+        let mut hints = [0i32; crate::movelist::MAX_MOVES];
+        let opts = self.engine.options;
+        if opts.hints {
+            pos.move_hints(&moves, &mut hints);
+        }
+        let mut order = [(0i32, 0u8, 0i32); crate::movelist::MAX_MOVES];
+        for ((slot, &m), &hint) in order.iter_mut().zip(moves.iter()).zip(hints.iter()) {
             let i = G::move_index(m);
             let key = if Some(i) == tt_move {
                 1 << 30
@@ -219,9 +272,9 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
             } else if i == killers[1] {
                 1 << 28
             } else {
-                self.engine.history[side][usize::from(i)]
+                hint + self.engine.history[side][usize::from(i)]
             };
-            *slot = (key, i);
+            *slot = (key, i, hint);
         }
 
         let original_alpha = alpha;
@@ -237,13 +290,25 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
                 }
             }
             order.swap(k, top);
-            let i = order[k].1;
+            let (_, i, hint) = order[k];
             let mut child = *pos;
             child.play_unchecked(G::move_from_index(i));
             let v = if k == 0 {
                 -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
             } else {
-                let v = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha);
+                // Late quiet moves are searched shallower first (LMR) and
+                // only re-searched at full depth when they beat alpha.
+                let reduction =
+                    if opts.lmr && !self.tutorial && depth >= 3 && k >= 3 && hint < HINT_BLOCK {
+                        1 + i32::from(k >= 8 && depth >= 5)
+                    } else {
+                        0
+                    };
+                let mut v =
+                    -self.negamax(&child, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha);
+                if v > alpha && reduction > 0 && !self.aborted {
+                    v = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha);
+                }
                 if v > alpha && v < beta && !self.aborted {
                     -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
                 } else {

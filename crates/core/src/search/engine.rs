@@ -57,6 +57,28 @@ const MEDIUM_MARGIN: i32 = 15;
 /// The `stop` callback is asked every this many nodes.
 pub const POLL_INTERVAL: u64 = 1024;
 
+/// Switches for parts of the search, all on by default: for measuring what
+/// each is worth in matches (`uttt match hard@lmr=0 hard`), not for play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Late move reductions.
+    pub lmr: bool,
+    /// Aspiration windows around the previous depth's score.
+    pub aspiration: bool,
+    /// Static move-ordering hints (board wins, blocks, where a move sends).
+    pub hints: bool,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            lmr: true,
+            aspiration: true,
+            hints: true,
+        }
+    }
+}
+
 /// What the search reports after each completed depth.
 #[derive(Clone, Copy, Debug)]
 pub struct Progress<'a, M> {
@@ -118,6 +140,7 @@ pub struct Engine {
     level: Level,
     limits: Limits,
     pub(super) weights: Weights,
+    pub(super) options: SearchOptions,
     rng: Rng,
     pub(super) tt: Table,
     /// Per side, per move index: how often the move caused a cutoff, weighted.
@@ -139,6 +162,7 @@ impl Engine {
             level,
             limits: Limits::for_level(level),
             weights: Weights::DEFAULT,
+            options: SearchOptions::default(),
             rng: Rng::new(seed),
             tt: Table::new(table_bytes),
             history: [[0; 81]; 2],
@@ -182,6 +206,11 @@ impl Engine {
     /// Replaces the evaluation weights (the tuner's hook).
     pub fn set_weights(&mut self, weights: Weights) {
         self.weights = weights;
+    }
+
+    /// Turns parts of the search on or off (for measurements).
+    pub fn set_options(&mut self, options: SearchOptions) {
+        self.options = options;
     }
 
     /// Forgets what earlier searches learnt (table, history): call between
@@ -310,12 +339,10 @@ impl Engine {
         for depth in 1..=max_depth {
             s.polling = depth > 1;
             let (best, score) = match margin {
-                None => s.root_pvs(
-                    pos,
-                    &mut root,
-                    depth as i32,
-                    result.as_ref().map(|r| r.score.0),
-                ),
+                None => {
+                    let previous = result.as_ref().map(|r| r.score).filter(|e| !e.is_mate());
+                    s.aspiration(pos, &mut root, depth as i32, previous.map(|e| e.0))
+                }
                 Some(_) => s.root_exact(pos, &mut root, depth as i32),
             };
             if s.aborted {

@@ -75,7 +75,7 @@ mod tt;
 mod ultimate_eval;
 mod weights;
 
-pub use engine::{Engine, Limits, Progress, SearchResult, POLL_INTERVAL};
+pub use engine::{Engine, Limits, Progress, SearchOptions, SearchResult, POLL_INTERVAL};
 pub use eval::{Eval, MAX_PLY};
 pub use level::Level;
 pub use rng::Rng;
