@@ -21,7 +21,7 @@ pub const HELP: &str = "\
 uttt bot: play Ultimate tic-tac-toe by the CodinGame protocol on stdin/stdout
 
 Usage: uttt bot [--level LEVEL] [--movetime MS] [--first-movetime MS]
-                [--rules standard|tiebreak] [--seed N]
+                [--rules standard|tiebreak] [--seed N] [--depth N]
 
 Each turn the bot reads `opponentRow opponentCol` (-1 -1 when it moves first),
 then the number of valid actions, then that many lines `row col` (0-8 on the
@@ -37,6 +37,9 @@ Options:
   --rules R            tiebreak (default, as on CodinGame: when every board is
                        decided, more won boards wins) or standard (a draw)
   --seed N             seed for the choices among equal moves (default 1)
+  --depth N            search at most N plies (1-81), e.g. for a strength that
+                       does not depend on the machine's speed; the time limits
+                       still apply
   -h, --help           this text
 
 Examples:
@@ -46,7 +49,14 @@ Examples:
 ";
 
 const SPEC: Spec = Spec {
-    values: &["level", "movetime", "first-movetime", "rules", "seed"],
+    values: &[
+        "level",
+        "movetime",
+        "first-movetime",
+        "rules",
+        "seed",
+        "depth",
+    ],
     switches: &[],
 };
 
@@ -63,6 +73,8 @@ pub struct Config {
     pub rules: Rules,
     /// The engine's seed.
     pub seed: u64,
+    /// The deepest search, if limited.
+    pub depth: Option<u32>,
 }
 
 /// Runs `uttt bot` with the words after the subcommand.
@@ -88,6 +100,10 @@ pub fn run(args: &[String]) -> Result<ExitCode, UsageError> {
         first_movetime: Duration::from_millis(p.number("first-movetime", 1u64, 3_600_000, 1000)?),
         rules: p.rules(Rules::TieBreak)?,
         seed: p.number("seed", 0u64, u64::MAX, 1)?,
+        depth: match p.value("depth") {
+            Some(_) => Some(p.number("depth", 1u32, 81, 1)?),
+            None => None,
+        },
     };
     let stdin = io::stdin();
     let stdout = io::stdout();
@@ -274,7 +290,13 @@ pub fn serve(
         let choice = if let [only] = valid[..] {
             only
         } else {
-            let engine = engine.get_or_insert_with(|| Engine::new(config.level, config.seed));
+            let engine = engine.get_or_insert_with(|| {
+                let mut e = Engine::new(config.level, config.seed);
+                if let Some(d) = config.depth {
+                    e.limit_depth(d);
+                }
+                e
+            });
             let deadline = turn_start + safe_budget(limit).min(engine.budget());
             let thought = engine.think_until(&pos, deadline, |_| {});
             if valid.contains(&thought.mv) {
@@ -311,6 +333,7 @@ mod tests {
             first_movetime: Duration::from_millis(1000),
             rules: Rules::TieBreak,
             seed: 1,
+            depth: None,
         }
     }
 

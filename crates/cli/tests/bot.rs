@@ -112,10 +112,11 @@ fn plays_a_whole_game_first_and_second() {
 fn hard_beats_a_random_referee() {
     // Not a strength test (that is `uttt match`): a search that plays legal
     // but aimless moves would lose some of these, so this catches a bot that
-    // ignores its search or its state.
+    // ignores its search or its state. A fixed depth keeps the bot's
+    // strength independent of the machine's load.
     for seed in 1..=2 {
         for first in [true, false] {
-            let pos = referee(&["bot", "--movetime", "100"], first, seed);
+            let pos = referee(&["bot", "--depth", "4", "--movetime", "1000"], first, seed);
             let bot = if first {
                 uttt_core::Player::X
             } else {
@@ -195,10 +196,11 @@ fn no_input_at_all_is_a_clean_exit() {
 fn plays_whole_games_against_the_match_runner() {
     // The match runner is the referee here: it starts the bot as an external
     // engine for each game and forfeits it on a late, illegal or unreadable
-    // answer (after 5x the movetime plus a second: a generous deadline; the
-    // bot's first turn is kept short so a slow process start fits too).
+    // answer (after 5x the movetime plus a second: a generous deadline). The
+    // bot's depth is fixed so its strength does not depend on how busy the
+    // machine is; the time limits stay as a safety net.
     let bot = format!(
-        "cmd:{} bot --level hard --rules standard --first-movetime 300",
+        "cmd:{} bot --level hard --depth 4 --movetime 1000 --rules standard",
         env!("CARGO_BIN_EXE_uttt")
     );
     let r = run(
@@ -209,7 +211,7 @@ fn plays_whole_games_against_the_match_runner() {
             "--games",
             "2",
             "--movetime",
-            "100",
+            "1000",
         ],
         "",
     );
