@@ -162,7 +162,7 @@ impl Game for Classic {
         if self.outcome.is_some() {
             0
         } else {
-            self.empty().count_ones()
+            crate::lines::cell_count(self.empty())
         }
     }
 

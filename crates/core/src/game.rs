@@ -76,6 +76,20 @@ pub trait Game: Clone + Copy + Debug + Eq + Hash + Sized {
             .sum()
     }
 
+    /// Perft to depth 3 from here: [`Game::count_replies`] after every legal
+    /// move, summed. The default plays each move; [`crate::Ultimate`] counts
+    /// without making any of the three plies.
+    fn count_three_plies(&self) -> u64 {
+        self.legal_moves()
+            .iter()
+            .map(|&m| {
+                let mut next = *self;
+                next.play_unchecked(m);
+                next.count_replies()
+            })
+            .sum()
+    }
+
     /// Checks a move without playing it.
     ///
     /// # Errors

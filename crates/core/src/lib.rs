@@ -27,6 +27,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+mod bulk;
 mod classic;
 mod error;
 mod game;
@@ -34,6 +35,7 @@ pub mod history;
 pub mod lines;
 mod movelist;
 pub mod notation;
+mod packed;
 pub mod perft;
 mod player;
 pub mod record;

@@ -6,7 +6,7 @@ use core::ops::Deref;
 /// board has 81).
 pub const MAX_MOVES: usize = 81;
 
-/// Up to [`MAX_MOVES`] moves without heap allocation, so move generation in
+/// Up to `MAX_MOVES` (81) moves without heap allocation, so move generation in
 /// the search never allocates. Dereferences to a slice.
 #[derive(Clone, Copy)]
 pub struct MoveList<M> {
@@ -28,7 +28,7 @@ impl<M: Copy + Default> MoveList<M> {
     /// Appends a move.
     ///
     /// # Panics
-    /// If the list already holds [`MAX_MOVES`] moves, which no position of
+    /// If the list already holds `MAX_MOVES` (81) moves, which no position of
     /// either game can produce.
     #[inline]
     pub fn push(&mut self, m: M) {

@@ -9,13 +9,15 @@ use crate::Game;
 /// earlier are not extended). Counts the last ply in bulk: at depth 1 it
 /// returns the number of legal moves without playing them, and at depth 2
 /// [`Game::count_replies`] counts the replies to each move without playing
-/// the replies (and, for Ultimate, without playing the move either).
+/// the replies, and at depth 3 [`Game::count_three_plies`] does the same one
+/// ply deeper (Ultimate plays none of the three plies).
 #[must_use]
 pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => u64::from(pos.legal_move_count()),
         2 => pos.count_replies(),
+        3 => pos.count_three_plies(),
         _ => pos
             .legal_moves()
             .iter()

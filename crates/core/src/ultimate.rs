@@ -1,8 +1,9 @@
 //! The Ultimate position: nine small boards as bitboards.
 
 use crate::game::{Game, GameKind};
-use crate::lines::{has_line, line_in, COMPLETING, FULL, LINES};
+use crate::lines::{has_line, line_in, FULL, LINES};
 use crate::notation::ParseError;
+use crate::packed::{clear, decrement, field, field_sum, ALL_EMPTY, FIELD_BITS};
 use crate::zobrist::{O_TO_MOVE, PIECE, TARGET};
 use crate::{BoardStatus, IllegalMove, MoveList, Outcome, Player, Rules};
 
@@ -74,54 +75,6 @@ const ANY: u8 = 9;
 /// `last` before the first move.
 const NO_MOVE: u8 = u8::MAX;
 
-/// `Ultimate::empties` packs one 7-bit field per small board, board `b` at
-/// bit `7 * b`: 63 bits in all. Seven bits hold any sum of fields (at most
-/// 81), so one multiplication adds them all up (see [`field_sum`]).
-const FIELD_BITS: u32 = 7;
-const FIELD: u64 = 0x7F;
-/// A 1 in the low bit of every field.
-const FIELD_ONES: u64 = {
-    let mut ones = 0;
-    let mut b = 0;
-    while b < 9 {
-        ones |= 1 << (FIELD_BITS * b);
-        b += 1;
-    }
-    ones
-};
-/// Nine empty boards.
-const ALL_EMPTY: u64 = 9 * FIELD_ONES;
-
-/// For every 9-bit set of boards, the mask of their fields in `empties`.
-const FIELD_MASKS: [u64; 512] = {
-    let mut table = [0u64; 512];
-    let mut set = 0;
-    while set < 512 {
-        let mut b = 0;
-        while b < 9 {
-            if set & (1 << b) != 0 {
-                table[set] |= FIELD << (FIELD_BITS * b);
-            }
-            b += 1;
-        }
-        set += 1;
-    }
-    table
-};
-
-/// The sum of the nine fields: the multiplication adds every field into the
-/// top one, and no partial sum carries out of its seven bits.
-#[inline(always)]
-const fn field_sum(packed: u64) -> u32 {
-    ((packed.wrapping_mul(FIELD_ONES) >> (FIELD_BITS * 8)) & FIELD) as u32
-}
-
-/// The field of board `b`.
-#[inline(always)]
-const fn field(packed: u64, b: usize) -> u32 {
-    ((packed >> (FIELD_BITS as usize * b)) & FIELD) as u32
-}
-
 /// What `status` holds: the game's result, kept up to date by every move.
 const ONGOING: u8 = 0;
 const X_WON: u8 = 1;
@@ -141,7 +94,7 @@ pub struct Ultimate {
     won: [u16; 2],
     /// A 9-bit mask of the small boards that are won or drawn.
     decided: u16,
-    /// Per small board, a 7-bit field (see [`FIELD_BITS`]): its number of
+    /// Per small board, a 7-bit field (see [`crate::packed`]): its number of
     /// empty cells while it is open, 0 once it is decided. The legal move
     /// count is one field, or the sum of all of them on a free move.
     empties: u64,
@@ -373,47 +326,15 @@ impl Ultimate {
         }
     }
 
-    /// The replies left by every move of player `p` in open board `b`, summed.
+    /// The packed empty-cell counts of the open boards (see [`crate::packed`]).
     #[inline(always)]
-    fn replies_in(&self, p: usize, b: usize) -> u32 {
-        let packed = self.empties;
-        // A free move's reply count: every empty cell of every open board.
-        let free = field_sum(packed);
-        let here = field(packed, b);
-        let empty = self.empty_cells(b);
-        let closed = self.decided | (1 << b);
-        let wins = COMPLETING[usize::from(self.cells[p][b])] & empty;
-        let quiet = empty & !wins;
-        let mut total = 0;
-        if here > 1 {
-            // Board b stays open: a reply goes to board c with its empty
-            // cells (one fewer when c is b itself), or anywhere when board c
-            // is decided (decided fields are 0 in the sum).
-            total += field_sum(packed & FIELD_MASKS[usize::from(quiet)])
-                + (quiet & self.decided).count_ones() * (free - 1)
-                - u32::from((quiet >> b) & 1);
-        } else if quiet != 0 && closed != FULL {
-            // The last cell, no line: board b is drawn; the game goes on
-            // unless it was the last open board.
-            let c = quiet.trailing_zeros() as usize;
-            total += if closed & (1 << c) != 0 {
-                free - 1
-            } else {
-                field(packed, c)
-            };
-        }
-        // A move that wins board b ends the game if it makes a line of boards
-        // or closes the last open board; otherwise board b leaves the count.
-        if wins != 0 && !has_line(self.won[p] | (1 << b)) && closed != FULL {
-            total += field_sum(packed & FIELD_MASKS[usize::from(wins & !closed)])
-                + (wins & closed).count_ones() * (free - here);
-        }
-        total
+    pub(crate) const fn packed_empties(&self) -> u64 {
+        self.empties
     }
 
-    /// The empty cells of open small board `board`.
-    #[inline]
-    fn empty_cells(&self, board: usize) -> u16 {
+    /// The empty cells of small board `board`.
+    #[inline(always)]
+    pub(crate) const fn empty_cells(&self, board: usize) -> u16 {
         !(self.cells[0][board] | self.cells[1][board]) & FULL
     }
 }
@@ -480,26 +401,14 @@ impl Game for Ultimate {
         }
     }
 
-    /// Counts, for each legal move, the replies it leaves, from the move
-    /// alone: the only things a move changes that matter to the count are
-    /// whether it wins or fills its board (closing it), whether that ends the
-    /// game, and which board the reply is sent to.
+    #[inline]
     fn count_replies(&self) -> u64 {
-        if self.status != ONGOING {
-            return 0;
-        }
-        let p = usize::from(self.ply & 1);
-        if self.target != ANY {
-            return u64::from(self.replies_in(p, usize::from(self.target)));
-        }
-        let mut boards = !self.decided & FULL;
-        let mut total = 0;
-        while boards != 0 {
-            let b = boards.trailing_zeros() as usize;
-            boards &= boards - 1;
-            total += self.replies_in(p, b);
-        }
-        u64::from(total)
+        crate::bulk::count_replies(self)
+    }
+
+    #[inline]
+    fn count_three_plies(&self) -> u64 {
+        crate::bulk::count_three_plies(self)
     }
 
     fn check(&self, m: Move) -> Result<(), IllegalMove> {
@@ -532,10 +441,10 @@ impl Game for Ultimate {
         self.cells[p][b] = mine;
         self.hash ^= PIECE[p * 81 + b * 9 + usize::from(c)] ^ O_TO_MOVE;
         // A full board's field reaches 0 here; a won board's is cleared below.
-        self.empties -= 1 << (FIELD_BITS as usize * b);
+        self.empties = decrement(self.empties, b);
 
         if has_line(mine) {
-            self.empties &= !(FIELD << (FIELD_BITS as usize * b));
+            self.empties = clear(self.empties, b);
             self.won[p] |= 1 << b;
             self.decided |= 1 << b;
             if has_line(self.won[p]) {

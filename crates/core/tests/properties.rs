@@ -62,7 +62,7 @@ proptest! {
     }
 
     #[test]
-    fn counted_replies_equal_played_replies(rules in rules(), c in choices()) {
+    fn bulk_counts_equal_playing_every_move(rules in rules(), c in choices()) {
         let h = common::game_from_choices(rules, &c);
         for pos in positions(&h) {
             let played: u64 = pos
@@ -71,6 +71,18 @@ proptest! {
                 .map(|&m| u64::from(pos.play(m).unwrap().legal_move_count()))
                 .sum();
             prop_assert_eq!(pos.count_replies(), played);
+            let deeper: u64 = pos
+                .legal_moves()
+                .iter()
+                .map(|&m| {
+                    let next = pos.play(m).unwrap();
+                    next.legal_moves()
+                        .iter()
+                        .map(|&r| u64::from(next.play(r).unwrap().legal_move_count()))
+                        .sum::<u64>()
+                })
+                .sum();
+            prop_assert_eq!(pos.count_three_plies(), deeper);
         }
     }
 
