@@ -238,6 +238,13 @@ pub fn parse_position(text: &str) -> Result<AnyGame, ParseError> {
                 ParseErrorKind::Impossible("both players have a line"),
             ));
         }
+        check_last_mover(
+            crate::lines::has_line(cells[0][0]),
+            crate::lines::has_line(cells[1][0]),
+            xs,
+            os,
+            grid_at,
+        )?;
         AnyGame::Classic(History::new(Classic::from_cells([
             cells[0][0],
             cells[1][0],
@@ -273,6 +280,13 @@ pub fn parse_position(text: &str) -> Result<AnyGame, ParseError> {
                 ParseErrorKind::Impossible("both players have a line of boards"),
             ));
         }
+        check_last_mover(
+            crate::lines::has_line(won(crate::Player::X)),
+            crate::lines::has_line(won(crate::Player::O)),
+            xs,
+            os,
+            grid_at,
+        )?;
         if let Some(b) = target {
             if pos.decided_boards() & (1 << b) != 0 {
                 return Err(ParseError::new(
@@ -294,6 +308,31 @@ pub fn parse_position(text: &str) -> Result<AnyGame, ParseError> {
         Ok(game)
     } else {
         Err(cur.error(ParseErrorKind::Trailing))
+    }
+}
+
+/// A line ends the game at once, so the player who made it moved last: X
+/// then has one piece more than O, O as many as X. (Called once both lines
+/// have been ruled out together.)
+fn check_last_mover(
+    x_line: bool,
+    o_line: bool,
+    xs: u32,
+    os: u32,
+    at: usize,
+) -> Result<(), ParseError> {
+    if x_line && xs != os + 1 {
+        Err(ParseError::new(
+            at,
+            ParseErrorKind::Impossible("X has won, so X moved last and has one piece more than O"),
+        ))
+    } else if o_line && xs != os {
+        Err(ParseError::new(
+            at,
+            ParseErrorKind::Impossible("O has won, so O moved last and has as many pieces as X"),
+        ))
+    } else {
+        Ok(())
     }
 }
 

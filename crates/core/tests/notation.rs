@@ -117,3 +117,20 @@ fn region_names_cover_the_nine_regions() {
     assert_eq!(region_name(8), Some("bottom-right"));
     assert_eq!(region_name(9), None);
 }
+
+#[test]
+fn a_game_that_went_on_after_a_line_is_refused() {
+    // Classic: X's top row with as many O pieces as X: O moved after X won.
+    let e = parse_position("classic xxx/oo./o..").unwrap_err();
+    assert!(matches!(e.kind, ParseErrorKind::Impossible(_)), "{e:?}");
+    assert_eq!(e.at, 8);
+    assert!(parse_position("classic xxx/oo./...").is_ok());
+    // O's line with X one piece ahead: X moved after O won.
+    assert!(parse_position("classic ooo/xx./xx.").is_err());
+    assert!(parse_position("classic ooo/xx./x..").is_ok());
+    // Ultimate: X's top row of boards, X 9 pieces, O 9: O moved after the end.
+    let grid =
+        "xxxxxxxxx/o.oo.oo.o/o.o...o../........./........./........./........./........./.........";
+    let e = parse_position(&format!("ultimate-standard {grid} -")).unwrap_err();
+    assert!(matches!(e.kind, ParseErrorKind::Impossible(_)), "{e:?}");
+}
