@@ -71,7 +71,9 @@ pub enum ParseErrorKind {
 /// went wrong.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ParseError {
-    /// The byte offset in the input where reading failed.
+    /// The byte offset in the input where reading failed. The readers stop
+    /// at the first character that is not ASCII, so only ASCII comes before
+    /// this point and it is also the character offset (the tests check it).
     pub at: usize,
     /// What went wrong there.
     pub kind: ParseErrorKind,

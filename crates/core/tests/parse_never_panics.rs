@@ -5,8 +5,9 @@ use uttt_core::notation::{parse_classic_move, parse_move, ParseError};
 use uttt_core::record::{parse_position, parse_record, record_string, AnyGame};
 use uttt_core::Game;
 
-/// The error offset lies within the text (the end counts: "missing here")
-/// and on a character boundary, so a caller can slice the text there.
+/// The error offset lies within the text (the end counts: "missing here"),
+/// on a character boundary, so a caller can slice the text there, and after
+/// ASCII only, so it counts characters as well as bytes.
 fn check_error(text: &str, e: &ParseError) -> Result<(), TestCaseError> {
     prop_assert!(
         e.at <= text.len(),
@@ -16,6 +17,13 @@ fn check_error(text: &str, e: &ParseError) -> Result<(), TestCaseError> {
     prop_assert!(
         text.is_char_boundary(e.at),
         "{e:?} inside a character of {text:?}"
+    );
+    // Everything before the error is ASCII, so the byte offset is also the
+    // character offset (and the UTF-16 one the page uses) that messages
+    // like "at character 3" promise.
+    prop_assert!(
+        text[..e.at].is_ascii(),
+        "{e:?} after non-ASCII text in {text:?}"
     );
     prop_assert!(!e.to_string().is_empty());
     Ok(())
