@@ -189,8 +189,8 @@ export class AiClient {
     job.reject(failure('cancelled', 'the search was cancelled'));
   }
 
-  /** Tells the engine a new game began, so it forgets the old one. */
-  newGame() {
-    if (this.worker && !this.pending) this.worker.postMessage({ type: 'newGame' });
+  /** Tells the engine a new game at `level` began: it forgets the old one and gets ready. */
+  newGame(level) {
+    if (this.worker && !this.pending) this.worker.postMessage({ type: 'newGame', level });
   }
 }

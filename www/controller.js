@@ -252,7 +252,7 @@ export function newGame() {
   const fresh = new WebGame(state.settings.kind, state.settings.rules);
   if (state.game) state.game.free();
   state.game = fresh;
-  if (ai) ai.newGame();
+  if (ai && state.settings.mode !== 'human') ai.newGame(state.settings.level);
   commit();
 }
 
@@ -351,6 +351,7 @@ export function start({ render, aiClient, levels }) {
   state.settings = settings;
   state.scores = storage.loadScores() ?? {};
   state.game = restoreGame();
+  if (ai && settings.mode !== 'human') ai.newGame(settings.level);
   const problems = storage.takeProblems();
   if (problems.length > 0) {
     state.notice = { text: t('storage.corrupt'), tone: 'warn' };

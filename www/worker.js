@@ -25,13 +25,19 @@ const ready = init().then(
   },
 );
 
-function search({ id, text, level, budgetMs }) {
+/** The engine for `level`, made on first use; a level change makes a new one. */
+function engineFor(level) {
   if (!engine || engineLevel !== level) {
     if (engine) engine.free();
     engine = null;
     engine = new WebEngine(level, randomSeed());
     engineLevel = level;
   }
+  return engine;
+}
+
+function search({ id, text, level, budgetMs }) {
+  engineFor(level);
   postMessage({ type: 'started', id });
   const result = engine.search(text, budgetMs, (depth, score, mate, pv, nodes) => {
     postMessage({ type: 'progress', id, depth, score, mate: mate ?? null, pv: pv.split(' ').filter(Boolean), nodes });
@@ -69,7 +75,13 @@ self.addEventListener('message', async (event) => {
         message: String(error && error.message ? error.message : error),
       });
     }
-  } else if (message && message.type === 'newGame' && engine) {
-    engine.newGame();
+  } else if (message && message.type === 'newGame') {
+    // Made now, the engine (and its table, up to 64 MiB) is ready before the first question.
+    try {
+      if (engine && engineLevel === message.level) engine.newGame();
+      else engineFor(message.level);
+    } catch (error) {
+      postMessage({ type: 'error', id: null, code: error.code || 'crash', message: String(error.message ?? error) });
+    }
   }
 });
