@@ -87,7 +87,7 @@ test('copy link, open it for review and continue; tampered links change nothing'
   await choose(page, { mode: 'human' });
   await playAll(page, FIVE);
   await page.getByTestId('copy-link').click();
-  await expect(message(page)).toHaveText('Link copied.');
+  await expect(page.getByTestId('share-message')).toHaveText('Link copied.');
   const link = await page.evaluate(() => navigator.clipboard.readText());
   expect(new URL(link).hash).toBe('#ultimate-standard:e5d4c3h8f4');
   expect(new URL(link).pathname).toBe(new URL(page.url()).pathname);
@@ -129,18 +129,18 @@ test('export and import the record as text; a malformed import changes nothing',
 
   await page.getByTestId('record-text').fill('classic:b2b2');
   await page.getByTestId('import').click();
-  await expect(message(page)).toContainText('move 2 (character 11) is illegal');
+  await expect(page.getByTestId('share-message')).toContainText('move 2 (character 11) is illegal');
   await expectMarks(page, 3);
   await expect(page.locator('#board')).toHaveAttribute('data-kind', 'ultimate');
 
   await page.getByTestId('record-text').fill('x'.repeat(5000));
   await page.getByTestId('import').click();
-  await expect(message(page)).toContainText('too long');
+  await expect(page.getByTestId('share-message')).toContainText('too long');
   await expectMarks(page, 3);
 
   await page.getByTestId('record-text').fill('  classic: a1 b2 c3 ');
   await page.getByTestId('import').click();
-  await expect(message(page)).toContainText('Game imported: 3 moves');
+  await expect(page.getByTestId('share-message')).toContainText('Game imported: 3 moves');
   await expect(page.locator('#board')).toHaveAttribute('data-kind', 'classic');
   await expectMarks(page, 3);
   await expect(moveList(page)).toContainText('a1');
@@ -171,7 +171,7 @@ test('a finished game is stored with statistics, a chart, and can be replayed', 
   await playAll(page, [[0, 0], [0, 1], [0, 3], [0, 4], [0, 6]]);
   await expect(page.locator('#status')).toHaveText('X wins!');
   await expect(page.getByTestId('stats-human')).toContainText('X wins 1');
-  const rows = page.getByTestId('history-table').locator('tbody tr');
+  const rows = page.getByTestId('history-list').locator('li');
   await expect(rows).toHaveCount(3);
   await expect(rows.first()).toHaveAttribute('data-record', 'classic:a1b1a2b2a3');
 

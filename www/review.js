@@ -52,7 +52,7 @@ function mateText(plies) {
 
 /** The text and X's share (0-1) of the evaluation bar for a progress report. */
 export function evalView(progress) {
-  if (!progress) return { share: 0.5, text: t('eval.even') };
+  if (!progress) return { share: 0.5, text: t('eval.none') };
   const { score, mate, depth } = progress;
   let share;
   let text;
@@ -120,7 +120,10 @@ export function initReview(controller) {
   // ---- structure (built once; text filled by `translate`) ----
   const heading = el('h2', { id: 'review-heading', class: 'card-title' });
   panel.setAttribute('aria-labelledby', 'review-heading');
+  // Link and replay messages go under the status line, where they are seen;
+  // share, import and export messages next to their buttons.
   const message = el('p', { class: 'review-message', role: 'status', 'data-testid': 'review-message' });
+  const shareMessage = el('p', { class: 'review-message', role: 'status', 'data-testid': 'share-message' });
   const note = el('p', { class: 'review-note', 'data-testid': 'review-note' });
   const navButtons = {
     first: el('button', { type: 'button', class: 'btn', 'data-nav': 'first', text: '«' }),
@@ -169,8 +172,11 @@ export function initReview(controller) {
     linkRow,
     recordLabel,
     recordArea,
+    shareMessage,
   );
-  panel.replaceChildren(heading, message, note, nav, list, empty, hintButton, hintText, options, share);
+  const status = document.getElementById('status');
+  if (status) status.after(message);
+  panel.replaceChildren(heading, status ? '' : message, note, nav, list, empty, hintButton, hintText, options, share);
 
   const evalFill = el('div', { class: 'eval-fill' });
   const evalText = el('p', { class: 'eval-text', 'data-testid': 'eval-text' });
@@ -187,9 +193,10 @@ export function initReview(controller) {
   let hinted = null;
   let shownRecord = null;
 
-  const showMessage = (text, kind = 'info') => {
-    message.textContent = text;
-    message.dataset.kind = kind;
+  const showMessage = (text, kind = 'info', where = message) => {
+    for (const m of [message, shareMessage]) m.textContent = '';
+    where.textContent = text;
+    where.dataset.kind = kind;
   };
 
   // ---- evaluation bar ----
@@ -391,14 +398,15 @@ export function initReview(controller) {
   });
 
   // ---- sharing ----
-  const openRecord = async (text, { badKey, okKey = 'share.imported', startAt } = {}) => {
+  const openRecord = async (text, { badKey, okKey = 'share.imported', startAt, where = message } = {}) => {
     const result = await withoutMoveAnnouncements(() => loadRecordText(controller, text));
     if (!result.ok) {
-      showMessage(t(badKey, { error: result.message }), 'error');
+      showMessage(t(badKey, { error: result.message }), 'error', where);
       return false;
     }
+    progress = null;
     if (typeof startAt === 'number') await withoutMoveAnnouncements(() => controller.jump(startAt));
-    showMessage(t(okKey, { count: result.length }));
+    showMessage(t(okKey, { count: result.length }), 'info', where);
     return true;
   };
   copyButton.addEventListener('click', async () => {
@@ -407,16 +415,16 @@ export function initReview(controller) {
     const copied = await copyText(link);
     linkRow.hidden = copied;
     if (!copied) linkOut.select();
-    showMessage(t(copied ? 'share.copied' : 'share.copyFailed'));
+    showMessage(t(copied ? 'share.copied' : 'share.copyFailed'), 'info', shareMessage);
   });
   exportButton.addEventListener('click', () => {
     recordArea.value = state.record;
     recordArea.focus();
     recordArea.select();
-    showMessage(t('share.exported'));
+    showMessage(t('share.exported'), 'info', shareMessage);
   });
   importButton.addEventListener('click', async () => {
-    if (await openRecord(recordArea.value, { badKey: 'share.badImport' })) focusTarget()?.focus();
+    if (await openRecord(recordArea.value, { badKey: 'share.badImport', where: shareMessage })) focusTarget()?.focus();
   });
   const openHash = async () => {
     const text = recordFromHash(location.hash);
@@ -443,7 +451,11 @@ export function initReview(controller) {
     const before = state;
     state = event.detail || controller.getState();
     if (before.record !== state.record || before.cursor !== state.cursor) clearHint();
-    if (state.length === 0 || state.kind !== before.kind) progress = null; // a new game: the old evaluation means nothing
+    // The evaluation stays only across a move played on the same line; after
+    // a jump, undo, load or new game it described another position.
+    const prefix = before.record ? before.record.slice(0, before.record.indexOf(':') + 1 + 2 * before.cursor) : null;
+    const advanced = prefix !== null && state.cursor === before.cursor + 1 && (state.record || '').startsWith(prefix);
+    if (!advanced && (before.record !== state.record || before.cursor !== state.cursor)) progress = null;
     render();
   });
   document.addEventListener('uttt:progress', (event) => {

@@ -16,7 +16,7 @@ import {
 const SVG = 'http://www.w3.org/2000/svg';
 /** How many games the chart and the list show (the newest). */
 const CHART_GAMES = 40;
-const LIST_GAMES = 30;
+const LIST_GAMES = 12;
 
 function el(tag, props = {}, ...children) {
   const node = document.createElement(tag);
@@ -59,7 +59,7 @@ export function resultLabel(entry) {
 
 function formatDate(iso) {
   try {
-    return new Intl.DateTimeFormat(lang(), { dateStyle: 'medium', timeStyle: 'short' }).format(
+    return new Intl.DateTimeFormat(lang(), { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' }).format(
       new Date(iso),
     );
   } catch {
@@ -165,17 +165,10 @@ export function resultsChart(games) {
   );
 }
 
-function historyTable(games, onReplay) {
+/** The newest finished games as a compact list (fits the narrow side column and phones). */
+function historyList(games, onReplay) {
   const newest = games.slice(-LIST_GAMES).reverse();
-  const head = el(
-    'tr',
-    {},
-    ...['stats.date', 'stats.game', 'stats.mode', 'stats.result', 'stats.moves'].map((k) =>
-      el('th', { scope: 'col', text: t(k) }),
-    ),
-    el('th', { scope: 'col', text: t('btn.replay') }),
-  );
-  const rows = newest.map((g) => {
+  const items = newest.map((g) => {
     const date = formatDate(g.date);
     const button = el('button', {
       type: 'button',
@@ -184,23 +177,21 @@ function historyTable(games, onReplay) {
       'aria-label': t('stats.replay', { date }),
     });
     button.addEventListener('click', () => onReplay(g));
+    const outcome = personalOutcome(g) ?? (g.result === 'draw' ? 'draw' : 'decided');
     return el(
-      'tr',
-      { 'data-record': g.record },
-      el('td', { text: date }),
-      el('td', { text: gameLabel(g) }),
-      el('td', { text: modeLabel(g) }),
-      el('td', { text: resultLabel(g) }),
-      el('td', { text: String(moveCount(g.record)) }),
-      el('td', {}, button),
+      'li',
+      { class: 'history-item', 'data-record': g.record },
+      el('span', { class: 'history-date', text: date }),
+      el('span', { class: 'history-what', text: `${gameLabel(g)} · ${modeLabel(g)} · ${t('stats.movesCount', { count: moveCount(g.record) })}` }),
+      el('span', { class: `history-result result-${outcome}`, text: resultLabel(g) }),
+      button,
     );
   });
   return el(
-    'table',
-    { class: 'stats-table history-table', 'data-testid': 'history-table' },
-    el('caption', { text: t('stats.history') }),
-    el('thead', {}, head),
-    el('tbody', {}, ...rows),
+    'section',
+    { class: 'history', 'aria-labelledby': 'history-heading' },
+    el('h3', { id: 'history-heading', text: t('stats.history') }),
+    el('ol', { class: 'history-list', 'data-testid': 'history-list' }, ...items),
   );
 }
 
@@ -236,7 +227,7 @@ export function initStats(panel, { onReplay, announce = () => {} } = {}) {
       tally('mode.watch', watch, 'stats-watch'),
       el('h3', { text: t('stats.chartTitle') }),
       resultsChart(games),
-      historyTable(games, onReplay),
+      historyList(games, onReplay),
       clear,
     );
   };
