@@ -101,6 +101,10 @@ test('copy link, open it for review and continue; tampered links change nothing'
   await expect.poll(() => markCount(other)).toBe(5);
   // The fragment is consumed, so a reload shows the continued game, not the link again.
   await expect.poll(() => other.evaluate(() => location.hash)).toBe('');
+  // ...and continues it: O answers in the top-right board.
+  await cell(other, 2, 4).click();
+  await expect.poll(() => markCount(other)).toBe(6);
+  await expect(other.locator('.move-list button[data-ply]')).toHaveCount(6);
   await other.close();
 
   // Tampered links: the game on screen stays exactly as it was.
@@ -225,6 +229,13 @@ test('the board is one tab stop: arrows cross small boards, Enter plays, the ski
     return el && el.dataset.cell !== undefined ? `${el.dataset.board}/${el.dataset.cell}` : null;
   });
   await expect.poll(focused).toBe('0/0');
+  // The focused cell shows a visible outline.
+  const outline = await page.evaluate(() => {
+    const style = getComputedStyle(document.activeElement);
+    return { style: style.outlineStyle, width: parseFloat(style.outlineWidth) };
+  });
+  expect(outline.style).not.toBe('none');
+  expect(outline.width).toBeGreaterThanOrEqual(2);
   // Right three times crosses into the top board; down three times into the left board.
   for (let i = 0; i < 3; i += 1) await page.keyboard.press('ArrowRight');
   expect(await focused()).toBe('1/0');

@@ -21,6 +21,8 @@ export async function registerServiceWorker(onUpdate = showUpdateBanner) {
     console.warn('service worker not registered:', err && err.message);
     return null;
   }
+  // Some hosts (and Playwright's `serviceWorkers: 'block'`) resolve without a registration.
+  if (!registration) return null;
   // The page reloads only after the user agreed to an update, never on the first install.
   let reloading = false;
   let agreed = false;

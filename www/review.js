@@ -176,7 +176,10 @@ export function initReview(controller) {
   );
   const status = document.getElementById('status');
   if (status) status.after(message);
-  panel.replaceChildren(heading, status ? '' : message, note, nav, list, empty, hintButton, hintText, options, share);
+  // The two display options live with the other settings when that card exists.
+  const settingsCard = document.querySelector('section.settings');
+  if (settingsCard) settingsCard.append(options);
+  panel.replaceChildren(heading, status ? '' : message, note, nav, list, empty, hintButton, hintText, settingsCard ? '' : options, share);
 
   const evalFill = el('div', { class: 'eval-fill' });
   const evalText = el('p', { class: 'eval-text', 'data-testid': 'eval-text' });
