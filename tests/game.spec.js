@@ -386,8 +386,11 @@ test.describe('when the AI worker fails', () => {
     await cell(page, 4, 4).click();
     await expect(page.locator('#status')).toContainText('The AI is not available', { timeout: 20_000 });
     await expect(cell(page, 4, 4)).toHaveAttribute('data-mark', 'x');
-    // Once the worker can load again, New game brings the AI back.
+    // Once the worker can load again, a click on the board asks the AI again.
     await page.unroute('**/www/worker.js');
+    await cell(page, 0, 0).click();
+    await expectMarks(page, 2, { timeout: 15_000 });
+    // And New game as O brings the AI in as X.
     await page.selectOption('#set-mode', 'ai-o');
     await expectMarks(page, 1, { timeout: 15_000 });
   });

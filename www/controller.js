@@ -177,7 +177,12 @@ export async function play(board, cell) {
   if (state.thinking) return refuse('thinking');
   if (!state.view.outcome) {
     if (state.settings.mode === 'watch') return refuse('watching');
-    if (isAiTurn()) return refuse('aiTurn');
+    if (isAiTurn()) {
+      const result = refuse('aiTurn');
+      // The AI may have given up earlier (worker failure): a click asks again.
+      maybeStartAi();
+      return result;
+    }
   }
   // Playing from an earlier position drops the later moves, unless the move
   // is the next recorded one (then it is a redo): ask the guard first.
