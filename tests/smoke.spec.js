@@ -55,12 +55,21 @@ test('a legal click is accepted and an illegal one is refused with a message', a
 });
 
 test.describe('the shared fixture', () => {
-  // This test is expected to fail: it proves that a console error fails a
-  // test even when every assertion in it passes.
+  // These tests are expected to fail: they prove that a console error or an
+  // uncaught exception fails a test even when every assertion in it passes.
+  // (Were the fixture broken, they would pass, and `test.fail` reports that.)
   test.fail();
   test('fails a test that logs a console error', async ({ page }) => {
     await page.setContent('<p>no errors yet</p>');
     await page.evaluate(() => console.error('deliberate error from the smoke test'));
+    await expect(page.locator('p')).toHaveText('no errors yet');
+  });
+
+  test('fails a test whose page throws an uncaught exception', async ({ page }) => {
+    await page.setContent('<p>no errors yet</p>');
+    const thrown = page.waitForEvent('pageerror');
+    await page.evaluate(() => setTimeout(() => { throw new Error('deliberate uncaught error'); }, 0));
+    await thrown;
     await expect(page.locator('p')).toHaveText('no errors yet');
   });
 });
