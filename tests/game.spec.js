@@ -379,6 +379,35 @@ test.describe('when the AI worker fails', () => {
     await expect(page.locator('#status')).toContainText('Your turn (X)');
   });
 
+  test('a worker that goes silent past its budget is replaced, so a move still comes', async ({ page }) => {
+    let served = 0;
+    await page.route('**/www/worker.js', async (route) => {
+      served += 1;
+      if (served === 1) {
+        // Starts every search and never answers.
+        await route.fulfill({
+          contentType: 'text/javascript',
+          body: "postMessage({ type: 'ready' }); self.onmessage = (e) => { if (e.data.type === 'search') postMessage({ type: 'started', id: e.data.id }); };",
+        });
+      } else {
+        await route.continue();
+      }
+    });
+    await open(page);
+    await recordStatus(page);
+    await choose(page, { level: 'easy' });
+    const budget = Number(await page.locator('#set-level option[value="easy"]').getAttribute('data-budget'));
+    const started = Date.now();
+    await cell(page, 4, 4).click();
+    await expectMarks(page, 2, { timeout: 15_000 });
+    // Cut off after the budget and the margin (1.5 s), then answered by a fresh worker.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(budget + 1500);
+    expect(Date.now() - started).toBeLessThan(budget + 1500 + 5000);
+    const seen = await page.evaluate(() => window.__statuses);
+    expect(seen).toContain('The AI took too long; it was restarted and is trying again.');
+    await expect(page.locator('#status')).toContainText('Your turn (X)');
+  });
+
   test('a worker that fails to load is retried, then the page says the AI is unavailable, keeping the game', async ({ page }) => {
     await page.route('**/www/worker.js', (route) => route.abort());
     await open(page);

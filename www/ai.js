@@ -16,7 +16,8 @@ function failure(code, message) {
 /**
  * A client for www/worker.js.
  * `onProgress(report)` receives progress of the current search only;
- * `onTrouble(kind, detail)` hears 'restarting' and 'failed'.
+ * `onTrouble(kind, detail, reason)` hears 'restarting' (reason 'crash' or
+ * 'slow') and 'failed'.
  */
 export class AiClient {
   constructor({ onProgress = () => {}, onTrouble = () => {} } = {}) {
@@ -74,7 +75,7 @@ export class AiClient {
   }
 
   /** The worker failed: restart it and resend the pending search, a few times. */
-  trouble(detail) {
+  trouble(detail, reason = 'crash') {
     this.kill();
     this.failures += 1;
     const job = this.pending;
@@ -89,7 +90,7 @@ export class AiClient {
       job.reject(failure('failed', detail));
       return;
     }
-    this.onTrouble('restarting', detail);
+    this.onTrouble('restarting', detail, reason);
     // A short pause so a worker that fails at once does not spin.
     setTimeout(() => {
       if (this.pending !== job) return;
@@ -122,7 +123,7 @@ export class AiClient {
         if (job && message.id === job.id) {
           job.started = true;
           job.timer = setTimeout(() => {
-            if (this.pending === job) this.trouble('the AI went over its time');
+            if (this.pending === job) this.trouble('the AI went over its time', 'slow');
           }, job.budgetMs + MARGIN_MS);
         }
         break;

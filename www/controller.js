@@ -373,8 +373,8 @@ export function refresh() {
 }
 
 /** Called by the AI client when the worker restarts or gives up. */
-export function aiTrouble(kind, detail) {
-  if (kind === 'restarting') notify(t('ai.restarting'), 'warn');
+export function aiTrouble(kind, detail, reason) {
+  if (kind === 'restarting') notify(t(reason === 'slow' ? 'ai.slow' : 'ai.restarting'), 'warn');
   else if (kind === 'failed') notify(t('ai.failed', { error: detail }), 'error');
 }
 
