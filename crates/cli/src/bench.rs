@@ -4,17 +4,18 @@
 
 use std::time::Instant;
 
-use uttt_core::search::{Engine, Level, Limits, Rng};
+use uttt_core::search::{Engine, Level, Limits, Rng, SearchOptions};
 use uttt_core::{Game, Rules, Ultimate};
 
 const HELP: &str = "\
-uttt bench [--depth D] [--positions N] [--table MIB]
+uttt bench [--depth D] [--positions N] [--table MIB] [--off lmr|aspiration]...
 
 Searches N (default 16) fixed middle-game positions of Ultimate to depth D
 (default 10) with a Hard engine whose table (MIB MiB, default 16) is cleared before each,
 and prints per position and in total: nodes, time and nodes per second. The
 positions and node counts depend only on the code, never on the machine: a
 change of nodes is a change of the tree, a change of nodes/s is speed.
+--off turns a part of the search off, to see what it does to the tree.
 
 Example:
   uttt bench --depth 11";
@@ -58,6 +59,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut depth = 10u32;
     let mut count = 16usize;
     let mut table_mib = 16usize;
+    let mut options = SearchOptions::default();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         if a == "--help" || a == "-h" {
@@ -67,6 +69,14 @@ pub fn run(args: &[String]) -> Result<(), String> {
         let v = it
             .next()
             .ok_or_else(|| format!("{a} needs a value\n\n{HELP}"))?;
+        if a == "--off" {
+            match v.as_str() {
+                "lmr" => options.lmr = false,
+                "aspiration" => options.aspiration = false,
+                _ => return Err(format!("--off: `{v}` is not lmr or aspiration")),
+            }
+            continue;
+        }
         let n: usize = v
             .parse()
             .map_err(|_| format!("{a}: `{v}` is not a number"))?;
@@ -93,6 +103,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         max_depth: depth,
         max_nodes: u64::MAX,
     });
+    engine.set_options(options);
     for (i, pos) in positions(count).iter().enumerate() {
         engine.new_game();
         let start = Instant::now();

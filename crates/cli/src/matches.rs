@@ -28,7 +28,7 @@ Engines:
                                      protocol (see `uttt bot`), one per game
 A level or mcts may carry options after '@', e.g. hard@movetime=100,
 hard@nodes=200000, medium@depth=5, hard@weights=board=120,tempo=5, hard@table=4
-(MiB), and for measuring parts of the search hard@lmr=0, @aspiration=0, @hints=0.
+(MiB), and for measuring parts of the search hard@lmr=0, @aspiration=0.
 
 Options:
   --movetime MS   time per move for engines without @movetime (default: the
@@ -95,11 +95,10 @@ impl Spec {
                 }
                 "lmr" => options.lmr = num(v)? != 0,
                 "aspiration" => options.aspiration = num(v)? != 0,
-                "hints" => options.hints = num(v)? != 0,
                 _ => {
                     return Err(format!(
                         "unknown engine option `{k}` (movetime, nodes, depth, weights, table, \
-                         lmr, aspiration, hints)"
+                         lmr, aspiration)"
                     ))
                 }
             }
@@ -706,12 +705,11 @@ mod tests {
         assert!(matches!(Spec::parse("cmd:./bot --x"), Ok(Spec::Cmd(c)) if c == "./bot --x"));
         assert!(Spec::parse("grandmaster").is_err());
         assert!(matches!(
-            Spec::parse("hard@lmr=0@hints=1"),
+            Spec::parse("hard@lmr=0@aspiration=1"),
             Ok(Spec::Level {
                 options: SearchOptions {
                     lmr: false,
-                    hints: true,
-                    ..
+                    aspiration: true,
                 },
                 ..
             })

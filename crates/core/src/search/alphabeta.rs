@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 
 use super::engine::{Engine, POLL_INTERVAL};
 use super::eval::{Eval, MAX_PLY};
-use super::searchable::{Searchable, HINT_BLOCK};
+use super::searchable::Searchable;
 use super::tt::Bound;
 use crate::{Game, Outcome};
 
@@ -25,6 +25,9 @@ pub(super) struct Searcher<'e, S> {
     pub aborted: bool,
     /// False during depth 1, which always completes.
     pub polling: bool,
+    /// The root move (index, score) that last became best during the
+    /// current iteration, its search finished.
+    pub improved: Option<(u8, i32)>,
     /// Score leaves with the tutorials' evaluation (Easy): no table, no
     /// mate distances, plain minimax values.
     pub tutorial: bool,
@@ -174,6 +177,7 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
                 if v > alpha {
                     alpha = v;
                     self.update_pv(0, G::move_index(m));
+                    self.improved = Some((G::move_index(m), v));
                     // Move the new best to the front; the others keep their order.
                     root[..=i].rotate_right(1);
                     if v >= beta {
@@ -257,13 +261,9 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
         let n = moves.len();
         let side = pos.side_to_move().index();
         let killers = self.engine.killers[ply];
-        let mut hints = [0i32; crate::movelist::MAX_MOVES];
         let opts = self.engine.options;
-        if opts.hints {
-            pos.move_hints(&moves, &mut hints);
-        }
-        let mut order = [(0i32, 0u8, 0i32); crate::movelist::MAX_MOVES];
-        for ((slot, &m), &hint) in order.iter_mut().zip(moves.iter()).zip(hints.iter()) {
+        let mut order = [(0i32, 0u8); crate::movelist::MAX_MOVES];
+        for (slot, &m) in order.iter_mut().zip(moves.iter()) {
             let i = G::move_index(m);
             let key = if Some(i) == tt_move {
                 1 << 30
@@ -272,9 +272,9 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
             } else if i == killers[1] {
                 1 << 28
             } else {
-                hint + self.engine.history[side][usize::from(i)]
+                self.engine.history[side][usize::from(i)]
             };
-            *slot = (key, i, hint);
+            *slot = (key, i);
         }
 
         let original_alpha = alpha;
@@ -290,7 +290,7 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
                 }
             }
             order.swap(k, top);
-            let (_, i, hint) = order[k];
+            let (_, i) = order[k];
             let mut child = *pos;
             child.play_unchecked(G::move_from_index(i));
             let v = if k == 0 {
@@ -298,12 +298,11 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
             } else {
                 // Late quiet moves are searched shallower first (LMR) and
                 // only re-searched at full depth when they beat alpha.
-                let reduction =
-                    if opts.lmr && !self.tutorial && depth >= 3 && k >= 3 && hint < HINT_BLOCK {
-                        1 + i32::from(k >= 8 && depth >= 5)
-                    } else {
-                        0
-                    };
+                let reduction = if opts.lmr && !self.tutorial && depth >= 3 && k >= 3 {
+                    1 + i32::from(k >= 8 && depth >= 5)
+                } else {
+                    0
+                };
                 let mut v =
                     -self.negamax(&child, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha);
                 if v > alpha && reduction > 0 && !self.aborted {

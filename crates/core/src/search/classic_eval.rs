@@ -2,7 +2,7 @@
 //! player (win, block, centre, corner, any).
 
 use super::rng::Rng;
-use super::searchable::{threats, Searchable, HINT_BLOCK, HINT_WIN, LINE_TABLES};
+use super::searchable::{threats, Searchable, LINE_TABLES};
 use super::weights::Weights;
 use crate::lines::LINE_MASKS;
 use crate::{Classic, ClassicMove, Game, Outcome, Player};
@@ -42,23 +42,6 @@ impl Searchable for Classic {
                 + 10 * (LINE_TABLES.two[usize::from(mine)] & open).count_ones() as i32
         };
         score(me) - score(me.opponent())
-    }
-
-    fn move_hints(&self, moves: &[ClassicMove], out: &mut [i32]) {
-        let me = self.side_to_move();
-        let mine = self.cells(me);
-        let theirs = self.cells(me.opponent());
-        let (win, block) = (threats(mine, theirs), threats(theirs, mine));
-        for (h, m) in out.iter_mut().zip(moves) {
-            let bit = 1 << m.0;
-            *h = if win & bit != 0 {
-                HINT_WIN
-            } else if block & bit != 0 {
-                HINT_BLOCK
-            } else {
-                0
-            };
-        }
     }
 
     fn tutorial_eval(&self) -> i32 {

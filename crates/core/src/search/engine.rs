@@ -65,8 +65,6 @@ pub struct SearchOptions {
     pub lmr: bool,
     /// Aspiration windows around the previous depth's score.
     pub aspiration: bool,
-    /// Static move-ordering hints (board wins, blocks, where a move sends).
-    pub hints: bool,
 }
 
 impl Default for SearchOptions {
@@ -74,7 +72,6 @@ impl Default for SearchOptions {
         SearchOptions {
             lmr: true,
             aspiration: true,
-            hints: true,
         }
     }
 }
@@ -322,6 +319,7 @@ impl Engine {
             nodes: 0,
             max_nodes: limits.max_nodes,
             aborted: false,
+            improved: None,
             polling: false,
             tutorial,
         };
@@ -338,6 +336,7 @@ impl Engine {
         let max_depth = limits.max_depth.clamp(1, MAX_PLY as u32 - 2);
         for depth in 1..=max_depth {
             s.polling = depth > 1;
+            s.improved = None;
             let (best, score) = match margin {
                 None => {
                     let previous = result.as_ref().map(|r| r.score).filter(|e| !e.is_mate());
@@ -346,6 +345,19 @@ impl Engine {
                 Some(_) => s.root_exact(pos, &mut root, depth as i32),
             };
             if s.aborted {
+                // A root move that beat the first one at this depth, with its
+                // search finished, is better than the last depth's choice.
+                if let (Some((i, v)), Some(r)) = (s.improved, result.as_mut()) {
+                    let m = G::move_from_index(i);
+                    if m != r.best && margin.is_none() && pos.check(m).is_ok() {
+                        r.best = m;
+                        r.score = Eval(v);
+                        r.pv = s.engine.pv[0][..s.engine.pv_len[0]]
+                            .iter()
+                            .map(|&i| G::move_from_index(i))
+                            .collect();
+                    }
+                }
                 break;
             }
             let pv: Vec<G::Move> = s.engine.pv[0][..s.engine.pv_len[0]]

@@ -22,25 +22,9 @@ pub trait Searchable: Game {
     /// is +10 per board, only theirs -10 per board.
     fn tutorial_eval(&self) -> i32;
 
-    /// Static ordering hints for the moves of an ongoing position, written to
-    /// `out` (same order as `moves`): [`HINT_WIN`] for a move that wins a
-    /// (small) board, [`HINT_BLOCK`] for one that stops the opponent's,
-    /// negative for moves that hand the opponent something. The search tries
-    /// hinted moves first and never reduces tactical ones (`>= HINT_BLOCK`).
-    fn move_hints(&self, moves: &[Self::Move], out: &mut [i32]);
-
     /// The tutorials' rule player (Beginner). `None` once the game is over.
     fn rule_player_move(&self, rng: &mut Rng) -> Option<Self::Move>;
 }
-
-/// Ordering hint of a move that wins a board (above every history score).
-pub const HINT_WIN: i32 = 1 << 26;
-/// Ordering hint of a move that blocks an opponent's winning cell.
-pub const HINT_BLOCK: i32 = 1 << 25;
-/// Ordering penalty for giving the opponent a free move.
-pub const HINT_FREE_MOVE: i32 = -(1 << 24);
-/// Ordering penalty for sending the opponent where it can win a board.
-pub const HINT_SEND_WIN: i32 = -(1 << 23);
 
 /// For every 9-bit mask, the set of the eight lines (bit `l` for
 /// [`crate::lines::LINE_MASKS`]`[l]`) holding exactly `k` of its cells, for

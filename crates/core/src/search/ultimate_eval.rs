@@ -2,9 +2,7 @@
 //! evaluation and rule player.
 
 use super::rng::Rng;
-use super::searchable::{
-    threats, Searchable, HINT_BLOCK, HINT_FREE_MOVE, HINT_SEND_WIN, HINT_WIN, LINE_TABLES,
-};
+use super::searchable::{threats, Searchable, LINE_TABLES};
 use super::weights::*;
 use crate::lines::{FULL, LINE_MASKS};
 use crate::{Game, Move, MoveList, Player, Ultimate};
@@ -131,41 +129,6 @@ impl Searchable for Ultimate {
     #[inline]
     fn evaluate(&self, w: &Weights) -> i32 {
         evaluate(self, w)
-    }
-
-    fn move_hints(&self, moves: &[Move], out: &mut [i32]) {
-        let me = self.side_to_move();
-        let them = me.opponent();
-        let decided = self.decided_boards();
-        for (h, m) in out.iter_mut().zip(moves) {
-            let b = m.board;
-            let bit = 1u16 << m.cell;
-            let mine = self.board_cells(me, b);
-            let theirs = self.board_cells(them, b);
-            let mut hint = if threats(mine, theirs) & bit != 0 {
-                HINT_WIN
-            } else if threats(theirs, mine) & bit != 0 {
-                HINT_BLOCK
-            } else {
-                0
-            };
-            // Where the opponent goes next, after this move.
-            let t = m.cell;
-            let closes = hint == HINT_WIN || (mine | theirs | bit) == FULL;
-            if decided & (1 << t) != 0 || (t == b && closes) {
-                hint += HINT_FREE_MOVE;
-            } else {
-                let (their_t, mine_t) = if t == b {
-                    (theirs, mine | bit)
-                } else {
-                    (self.board_cells(them, t), self.board_cells(me, t))
-                };
-                if threats(their_t, mine_t) != 0 {
-                    hint += HINT_SEND_WIN;
-                }
-            }
-            *h = hint;
-        }
     }
 
     fn tutorial_eval(&self) -> i32 {
