@@ -2,6 +2,7 @@
 // tables, the finished-games store and the share-link helpers. They run in
 // Node under Playwright's runner, like the page tests.
 
+import { readFileSync, readdirSync } from 'node:fs';
 import { test, expect } from './support/fixtures.js';
 import { tables, pickLanguage } from '../www/i18n.js';
 import { addGame, loadHistory, statistics, cleanEntry, MAX_GAMES } from '../www/records.js';
@@ -29,6 +30,18 @@ test('every English string has a Chinese translation and the same placeholders',
     expect(zh[key].trim().length, key).toBeGreaterThan(0);
   }
   expect(Object.keys(zh).filter((k) => !(k in en))).toEqual([]);
+});
+
+test('every key the page uses exists in English (static HTML and literal t() calls)', () => {
+  const root = new URL('../', import.meta.url);
+  const html = readFileSync(new URL('index.html', root), 'utf8');
+  const keys = new Set([...html.matchAll(/data-i18n(?:-aria|-title)?="([^"]+)"/g)].map((m) => m[1]));
+  for (const file of readdirSync(new URL('www/', root)).filter((f) => f.endsWith('.js'))) {
+    const js = readFileSync(new URL(`www/${file}`, root), 'utf8');
+    for (const m of js.matchAll(/\bt\('([a-zA-Z0-9.-]+)'/g)) keys.add(m[1]);
+  }
+  expect(keys.size).toBeGreaterThan(50);
+  expect([...keys].filter((k) => !(k in tables.en))).toEqual([]);
 });
 
 test('the language follows the browser: Simplified Chinese for zh, zh-CN, zh-Hans; English otherwise', () => {

@@ -187,6 +187,12 @@ test('a finished game is stored with statistics, a chart, and can be replayed', 
   await expect(page.locator('.move-list button[data-ply]')).toHaveCount(3);
   await page.keyboard.press('ArrowRight');
   await expectMarks(page, 1);
+
+  // The finished Classic game that was on the board is one click away.
+  await page.getByTestId('back-to-game').click();
+  await expect(page.locator('#board')).toHaveAttribute('data-kind', 'classic');
+  await expectMarks(page, 5);
+  await expect(page.getByTestId('review-message')).toContainText('Your previous game is back: 5 moves');
 });
 
 test('the evaluation bar and the hint follow the search, and both can be hidden', async ({ page }) => {

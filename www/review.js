@@ -402,6 +402,7 @@ export function initReview(controller) {
 
   // ---- sharing ----
   const openRecord = async (text, { badKey, okKey = 'share.imported', startAt, where = message } = {}) => {
+    const previous = { record: state.record, cursor: state.cursor, length: state.length };
     const result = await withoutMoveAnnouncements(() => loadRecordText(controller, text));
     if (!result.ok) {
       showMessage(t(badKey, { error: result.message }), 'error', where);
@@ -410,6 +411,15 @@ export function initReview(controller) {
     progress = null;
     if (typeof startAt === 'number') await withoutMoveAnnouncements(() => controller.jump(startAt));
     showMessage(t(okKey, { count: result.length }), 'info', where);
+    // The game that was on the board is one click away, so opening a link or
+    // replaying an old game never loses it.
+    if (previous.length > 0 && previous.record && previous.record !== state.record) {
+      const back = el('button', { type: 'button', class: 'btn back-button', 'data-testid': 'back-to-game', text: t('btn.backToGame') });
+      back.addEventListener('click', () =>
+        openRecord(previous.record, { badKey: 'share.badImport', okKey: 'review.restored', startAt: previous.cursor, where }),
+      );
+      where.append(' ', back);
+    }
     return true;
   };
   copyButton.addEventListener('click', async () => {
