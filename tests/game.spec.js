@@ -326,7 +326,9 @@ test('on a 360 px phone the whole board fits and plays by touch', async ({ brows
   expect(cellBox.width).toBeGreaterThanOrEqual(24);
   await cell(page, 4, 4).tap();
   await expectMarks(page, 2);
-  await page.screenshot({ path: testInfo.outputPath('phone-360.png'), fullPage: true });
+  const shot = testInfo.outputPath('phone-360.png');
+  await page.screenshot({ path: shot, fullPage: true });
+  await testInfo.attach('phone-360', { path: shot, contentType: 'image/png' });
   expect(errors).toEqual([]);
   await context.close();
 });
