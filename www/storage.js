@@ -6,8 +6,9 @@ const VERSION = 1;
 const PREFIX = 'uttt.';
 const KEYS = { settings: 'settings', game: 'game', scores: 'scores' };
 
-/** Whether the last read found data that had to be set aside. */
+/** Records set aside since the last takeProblems(): `{name, error}`. */
 let problems = [];
+/** False once the browser refused to read or write. */
 let available = true;
 
 function store() {
