@@ -342,6 +342,20 @@ async function recordStatus(page) {
   });
 }
 
+/**
+ * Serves `body` as the first www/worker.js the page asks for, and the real
+ * worker after that. Returns a function telling how many were served.
+ */
+async function stubFirstWorker(page, body) {
+  let served = 0;
+  await page.route('**/www/worker.js', async (route) => {
+    served += 1;
+    if (served === 1) await route.fulfill({ contentType: 'text/javascript', body });
+    else await route.continue();
+  });
+  return () => served;
+}
+
 test.describe('when the AI worker fails', () => {
   test.use({ allowedErrors: [[/simulated crash/, /Failed to load resource/, /worker\.js/], {}] });
 
@@ -356,19 +370,9 @@ test.describe('when the AI worker fails', () => {
   });
 
   test('a worker that crashes mid-search is restarted and the game goes on', async ({ page }) => {
-    let served = 0;
-    await page.route('**/www/worker.js', async (route) => {
-      served += 1;
-      if (served === 1) {
-        // The first worker loads, then dies on its first question.
-        await route.fulfill({
-          contentType: 'text/javascript',
-          body: "postMessage({ type: 'ready' }); self.onmessage = (e) => { if (e.data.type === 'search') throw new Error('simulated crash'); };",
-        });
-      } else {
-        await route.continue();
-      }
-    });
+    // The first worker loads, then dies on its first question.
+    const served = await stubFirstWorker(page,
+      "postMessage({ type: 'ready' }); self.onmessage = (e) => { if (e.data.type === 'search') throw new Error('simulated crash'); };");
     await open(page);
     await recordStatus(page);
     await choose(page, { level: 'easy' });
@@ -376,25 +380,15 @@ test.describe('when the AI worker fails', () => {
     await expectMarks(page, 2, { timeout: 15_000 });
     const seen = await page.evaluate(() => window.__statuses);
     expect(seen).toContain('The AI stopped unexpectedly; restarting it. Your game is safe.');
-    expect(served).toBeGreaterThanOrEqual(2);
+    expect(served()).toBeGreaterThanOrEqual(2);
     await expect(cell(page, 4, 4)).toHaveAttribute('data-mark', 'x');
     await expect(page.locator('#status')).toContainText('Your turn (X)');
   });
 
   test('a worker that goes silent past its budget is replaced, so a move still comes', async ({ page }) => {
-    let served = 0;
-    await page.route('**/www/worker.js', async (route) => {
-      served += 1;
-      if (served === 1) {
-        // Starts every search and never answers.
-        await route.fulfill({
-          contentType: 'text/javascript',
-          body: "postMessage({ type: 'ready' }); self.onmessage = (e) => { if (e.data.type === 'search') postMessage({ type: 'started', id: e.data.id }); };",
-        });
-      } else {
-        await route.continue();
-      }
-    });
+    // The first worker starts every search and never answers.
+    await stubFirstWorker(page,
+      "postMessage({ type: 'ready' }); self.onmessage = (e) => { if (e.data.type === 'search') postMessage({ type: 'started', id: e.data.id }); };");
     await open(page);
     await recordStatus(page);
     await choose(page, { level: 'easy' });

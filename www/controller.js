@@ -228,26 +228,24 @@ function redoSteps() {
   return other === human || left === 1 ? 1 : 2;
 }
 
-/** Takes back the last move (against the AI: yours and its reply). Cancels a search. */
-export function undo() {
-  const steps = undoSteps();
+/** Steps the cursor `steps` times with `step` (undo or redo), cancelling a search. */
+function walk(steps, step) {
   if (steps === 0) return false;
   stopAi();
   clearNotice();
-  for (let i = 0; i < steps; i += 1) state.game.undo();
+  for (let i = 0; i < steps; i += 1) step();
   commit();
   return true;
 }
 
+/** Takes back the last move (against the AI: yours and its reply). Cancels a search. */
+export function undo() {
+  return walk(undoSteps(), () => state.game.undo());
+}
+
 /** Replays what Undo took back. */
 export function redo() {
-  const steps = redoSteps();
-  if (steps === 0) return false;
-  stopAi();
-  clearNotice();
-  for (let i = 0; i < steps; i += 1) state.game.redo();
-  commit();
-  return true;
+  return walk(redoSteps(), () => state.game.redo());
 }
 
 /** Starts a new game with the current settings; scores are kept. */
