@@ -195,6 +195,25 @@ test('a finished game is stored with statistics, a chart, and can be replayed', 
   await expect(page.getByTestId('review-message')).toContainText('Your previous game is back: 5 moves');
 });
 
+test('a long history shows the newest games and all of them on request', async ({ page }) => {
+  await page.addInitScript(() => {
+    const games = Array.from({ length: 15 }, (_, i) => ({
+      date: new Date(Date.UTC(2026, 10, 1 + i)).toISOString(),
+      kind: 'classic', rules: 'standard', mode: 'ai', level: 'beginner', side: 'o',
+      result: i % 3 === 0 ? 'o' : 'draw', record: `classic:b2${'a1'.repeat(i % 2)}`,
+    }));
+    localStorage.setItem('uttt.history', JSON.stringify({ v: 1, games }));
+  });
+  await open(page);
+  const items = page.getByTestId('history-list').locator('li');
+  await expect(items).toHaveCount(12);
+  await expect(page.getByTestId('stats-chart').locator('rect')).toHaveCount(15);
+  await expect(page.locator('[data-testid="stats-levels"] tr[data-level="beginner"] td')).toHaveText(['5', '10', '0', '15']);
+  await page.getByTestId('show-all').click();
+  await expect(items).toHaveCount(15);
+  await expect(items.nth(12).getByRole('button')).toBeFocused();
+});
+
 test('the evaluation bar and the hint follow the search, and both can be hidden', async ({ page }) => {
   await open(page);
   await choose(page, { mode: 'human', kind: 'classic' });
@@ -269,7 +288,7 @@ test('the board is one tab stop: arrows cross small boards, Enter plays, the ski
 
 test('moves, the AI reply and a won board are announced once in the live region', async ({ page }) => {
   await open(page);
-  await expect(cell(page, 4, 4)).toHaveAttribute('aria-label', /^centre board, centre cell, empty/);
+  await expect(cell(page, 4, 4)).toHaveAttribute('aria-label', 'centre board, centre cell, empty, playable');
   await choose(page, { mode: 'human' });
   const announcer = page.getByTestId('announcer');
   await playAll(page, [[4, 0]]);

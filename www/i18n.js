@@ -128,6 +128,7 @@ const EN_MORE = {
   // ---- history and statistics ----
   'stats.title': 'Statistics',
   'stats.history': 'Finished games',
+  'stats.showAll': 'Show all {count} games',
   'stats.none': 'No finished games yet.',
   'stats.vsAi': 'Against the AI',
   'stats.level': 'Level',
@@ -315,6 +316,7 @@ const zh = {
   'illegal.outOfRange': '超出棋盘',
   'stats.title': '统计',
   'stats.history': '已完成的棋局',
+  'stats.showAll': '显示全部 {count} 局',
   'stats.none': '还没有完成的棋局。',
   'stats.vsAi': '对战电脑',
   'stats.level': '难度',

@@ -166,8 +166,8 @@ export function resultsChart(games) {
 }
 
 /** The newest finished games as a compact list (fits the narrow side column and phones). */
-function historyList(games, onReplay) {
-  const newest = games.slice(-LIST_GAMES).reverse();
+function historyList(games, onReplay, showAll, onShowAll) {
+  const newest = (showAll ? games : games.slice(-LIST_GAMES)).reverse();
   const items = newest.map((g) => {
     const date = formatDate(g.date);
     const button = el('button', {
@@ -192,7 +192,16 @@ function historyList(games, onReplay) {
     { class: 'history', 'aria-labelledby': 'history-heading' },
     el('h3', { id: 'history-heading', text: t('stats.history') }),
     el('ol', { class: 'history-list', 'data-testid': 'history-list' }, ...items),
+    ...moreButton(games.length, showAll, onShowAll),
   );
+}
+
+/** "Show all 40 games" when the list is cut short. */
+function moreButton(total, showAll, onShowAll) {
+  if (showAll || total <= LIST_GAMES) return [];
+  const more = el('button', { type: 'button', class: 'btn show-all', 'data-testid': 'show-all', text: t('stats.showAll', { count: total }) });
+  more.addEventListener('click', onShowAll);
+  return [more];
 }
 
 /**
@@ -203,6 +212,7 @@ function historyList(games, onReplay) {
 export function initStats(panel, { onReplay, announce = () => {} } = {}) {
   if (!panel) return null;
   panel.classList.add('stats-panel');
+  let showAll = false;
   const render = () => {
     const { games } = loadHistory();
     const { perLevel, human, watch } = statistics(games);
@@ -227,7 +237,11 @@ export function initStats(panel, { onReplay, announce = () => {} } = {}) {
       tally('mode.watch', watch, 'stats-watch'),
       el('h3', { text: t('stats.chartTitle') }),
       resultsChart(games),
-      historyList(games, onReplay),
+      historyList(games, onReplay, showAll, () => {
+        showAll = true;
+        render();
+        panel.querySelector('.history-list li:nth-child(' + (LIST_GAMES + 1) + ') button')?.focus();
+      }),
       clear,
     );
   };
