@@ -61,7 +61,7 @@ pub const WEIGHT_NAMES: [&str; WEIGHT_COUNT] = [
 impl Weights {
     /// The weights the levels play with; see NOTES-search.md for the
     /// self-play runs that chose them.
-    pub const DEFAULT: Weights = Weights([100, 20, 10, 30, 90, 60, 12, 6, 8, 3, 1, 25, 40, 10]);
+    pub const DEFAULT: Weights = Weights([51, 19, 12, 22, 90, 83, 14, 10, 2, 1, 0, 31, 40, 6]);
 
     /// Reads `name=value` pairs separated by commas over the defaults,
     /// e.g. `board=120,free_move=30`.
