@@ -32,6 +32,17 @@ export function announce(text) {
 
 let quiet = 0;
 
+/**
+ * True when game state `after` is `before` with one more move played on the
+ * same line (a new move, or the redo of the next recorded one): the record
+ * up to `before`'s cursor is unchanged and the cursor moved on by one.
+ */
+export function oneMoveOn(before, after) {
+  if (!before || !after || !before.record || !after.record || typeof before.cursor !== 'number') return false;
+  const upToCursor = before.record.slice(0, before.record.indexOf(':') + 1 + 2 * before.cursor);
+  return after.cursor === before.cursor + 1 && after.record.startsWith(upToCursor);
+}
+
 /** Runs `fn` (which may return a promise) without move announcements: for browsing, which speaks for itself. */
 export async function withoutMoveAnnouncements(fn) {
   quiet += 1;
@@ -136,9 +147,7 @@ export function initBoardKeys(board, skipLink = document.querySelector('.skip-li
     const s = event.detail;
     refresh();
     const now = winners();
-    const sameGame = before.record !== null && s.record && s.record.startsWith(before.record.slice(0, before.record.indexOf(':') + 1 + 2 * (before.cursor ?? 0)));
-    const oneMove = sameGame && s.cursor === before.cursor + 1 && !quiet;
-    if (oneMove) {
+    if (!quiet && oneMoveOn(before, s)) {
       const ultimate = s.kind === 'ultimate';
       const mover = s.toMove === 'x' ? 'O' : 'X';
       const byAi = s.mode === 'watch' || (s.mode === 'ai' && mover.toLowerCase() !== s.humanSide);

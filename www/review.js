@@ -5,27 +5,16 @@
 // every rule is still decided by core.
 
 import { t, onLangChange, regionName, languageSwitch } from './i18n.js';
-import { announce, initBoardKeys, withoutMoveAnnouncements } from './a11y.js';
+import { announce, initBoardKeys, oneMoveOn, withoutMoveAnnouncements } from './a11y.js';
 import { registerServiceWorker } from './offline.js';
 import { copyText, loadRecordText, recordFromHash, shareLink } from './share.js';
 import { initStats } from './stats.js';
+import { el } from './dom.js';
 
 const SETTINGS_KEY = 'uttt.review';
 const HINT_MS = 1000;
 /** The most moves one Undo takes back (yours and the AI's reply). */
 const UNDO_SPAN = 2;
-
-function el(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === 'class') node.className = v;
-    else if (k === 'text') node.textContent = v;
-    else if (k === 'i18n') node.dataset.i18n = v;
-    else node.setAttribute(k, v);
-  }
-  node.append(...children);
-  return node;
-}
 
 function loadSettings() {
   try {
@@ -466,9 +455,7 @@ export function initReview(controller) {
     if (before.record !== state.record || before.cursor !== state.cursor) clearHint();
     // The evaluation stays only across a move played on the same line; after
     // a jump, undo, load or new game it described another position.
-    const prefix = before.record ? before.record.slice(0, before.record.indexOf(':') + 1 + 2 * before.cursor) : null;
-    const advanced = prefix !== null && state.cursor === before.cursor + 1 && (state.record || '').startsWith(prefix);
-    if (!advanced && (before.record !== state.record || before.cursor !== state.cursor)) progress = null;
+    if (!oneMoveOn(before, state) && (before.record !== state.record || before.cursor !== state.cursor)) progress = null;
     render();
   });
   document.addEventListener('uttt:progress', (event) => {

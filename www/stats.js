@@ -12,28 +12,11 @@ import {
   personalOutcome,
   statistics,
 } from './records.js';
+import { el, svgEl } from './dom.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
 /** How many games the chart and the list show (the newest). */
 const CHART_GAMES = 40;
 const LIST_GAMES = 12;
-
-function el(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === 'class') node.className = v;
-    else if (k === 'text') node.textContent = v;
-    else node.setAttribute(k, v);
-  }
-  node.append(...children);
-  return node;
-}
-
-function svg(tag, attrs = {}) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  return node;
-}
 
 /** "Ultimate" / "Ultimate (tie-break)" / "Classic". */
 export function gameLabel(entry) {
@@ -121,27 +104,27 @@ export function resultsChart(games) {
   const mid = height / 2;
   const step = width / Math.max(vsAi.length, 10);
   const barWidth = Math.max(2, step * 0.7);
-  const root = svg('svg', {
+  const root = svgEl('svg', {
     viewBox: `0 0 ${width} ${height}`,
     class: 'stats-chart',
     role: 'img',
     'aria-labelledby': 'stats-chart-title stats-chart-desc',
     'data-testid': 'stats-chart',
   });
-  const title = svg('title', { id: 'stats-chart-title' });
+  const title = svgEl('title', { id: 'stats-chart-title' });
   title.textContent = t('stats.chartTitle');
-  const desc = svg('desc', { id: 'stats-chart-desc' });
+  const desc = svgEl('desc', { id: 'stats-chart-desc' });
   desc.textContent = t('stats.chartDesc');
-  root.append(title, desc, svg('line', { x1: 0, y1: mid, x2: width, y2: mid, class: 'chart-axis' }));
+  root.append(title, desc, svgEl('line', { x1: 0, y1: mid, x2: width, y2: mid, class: 'chart-axis' }));
   vsAi.forEach((g, i) => {
     const outcome = personalOutcome(g);
     const x = i * step + (step - barWidth) / 2;
     const bar =
       outcome === 'win'
-        ? svg('rect', { x, y: 8, width: barWidth, height: mid - 8 })
+        ? svgEl('rect', { x, y: 8, width: barWidth, height: mid - 8 })
         : outcome === 'loss'
-          ? svg('rect', { x, y: mid, width: barWidth, height: mid - 8 })
-          : svg('rect', { x, y: mid - 4, width: barWidth, height: 8 });
+          ? svgEl('rect', { x, y: mid, width: barWidth, height: mid - 8 })
+          : svgEl('rect', { x, y: mid - 4, width: barWidth, height: 8 });
     bar.setAttribute('class', `chart-bar chart-${outcome}`);
     bar.setAttribute('data-outcome', outcome);
     root.append(bar);
