@@ -46,7 +46,7 @@
 //! |---|---|---|---|
 //! | Beginner | rule player: Classic win, block, centre, corner, any; Ultimate win a small board, block one, else random | - | - |
 //! | Easy | depth-3 minimax with the tutorial evaluation (win ±100, ±10 per board in a line held by one side), random among equal best | - | 64 KiB |
-//! | Medium | the real search at depth 4, random among root moves within 0.15 boards of the best | - | 1 MiB |
+//! | Medium | the real search at depth 4, random among root moves within 15 units (0.15 as displayed) of the best | - | 1 MiB |
 //! | Hard | the full search, 1 s | 1000 ms | 16 MiB |
 //! | Master | the full search, 3 s (caller may change) | 3000 ms | 64 MiB |
 //!
@@ -62,7 +62,13 @@
 //! threats weighted by how many live meta lines pass through the board,
 //! centre/corner cells, and for the side to move the value of the board it
 //! was sent to (free move, a board it can win at once). Weights were tuned
-//! by self-play matches (see `uttt match --help` and NOTES-search.md).
+//! by self-play matches (SPSA, `uttt tune`; see [`Weights::DEFAULT`]).
+//! Late move reductions (from the fourth move, depth 3 and up) and
+//! aspiration windows (from depth 5) are on; [`SearchOptions`] turns them off
+//! for measurements. Frontier nodes skip the table (cheaper than the cache
+//! miss). If a search is stopped in the middle of a depth, a root move that
+//! has already been proven better than the previous best at that depth is
+//! played.
 
 mod alphabeta;
 mod classic_eval;
