@@ -349,6 +349,18 @@ impl Tally {
     }
 }
 
+/// "Elo +120 ± 45", or a plain statement when a score of 0% or 100% leaves
+/// the estimate unbounded.
+fn elo_text(elo: f64, err: f64, score: f64) -> String {
+    if score >= 1.0 {
+        "Elo unbounded (no game lost or drawn)".to_string()
+    } else if score <= 0.0 {
+        "Elo unbounded (no game won or drawn)".to_string()
+    } else {
+        format!("Elo {elo:+.0} ± {err:.0}")
+    }
+}
+
 /// The Elo difference for an expected score.
 fn elo_of(score: f64) -> f64 {
     let s = score.clamp(1e-9, 1.0 - 1e-9);
@@ -495,14 +507,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let t = m.tally;
     let (elo, err) = t.elo();
     println!(
-        "{a_name} vs {b_name}: {} games  +{} ={} -{}  score {:.1}%  Elo {:+.0} ± {:.0}  ({:.0} s)",
+        "{a_name} vs {b_name}: {} games  +{} ={} -{}  score {:.1}%  {}  ({:.0} s)",
         t.games(),
         t.wins,
         t.draws,
         t.losses,
         100.0 * t.score(),
-        elo,
-        err,
+        elo_text(elo, err, t.score()),
         start.elapsed().as_secs_f64()
     );
     for (p, c) in [(Player::X, m.by_colour[0]), (Player::O, m.by_colour[1])] {
