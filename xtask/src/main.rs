@@ -4,6 +4,7 @@
 //! cargo to get going; everything else (the wasm32 target, the bindgen CLI,
 //! npm packages, Chromium) is installed on demand by [`setup`].
 
+mod bench;
 mod build;
 mod cmd;
 mod lockfile;
@@ -31,6 +32,8 @@ commands:
   test [--only LAYERS]   run every check in order, stopping at the first failure;
                          LAYERS is a comma list of: fmt, clippy, native, nostd, wasm, e2e
                          (extra arguments after `--` go to Playwright)
+  bench [--runs N]       native vs headless-Chromium speed: perft and `uttt bench`, medians
+        [--perft-depth D] [--depth D] [--positions N]   (defaults 5 runs, perft 8, depth 10, 16)
 ";
 
 fn main() -> ExitCode {
@@ -72,6 +75,7 @@ fn run(args: &[String]) -> Result {
             site::dist(&root, &out)
         }
         "test" => test::run(&root, test::Options::parse(rest)?),
+        "bench" => bench::run(&root, &bench::Options::parse(rest)?),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
             Ok(())

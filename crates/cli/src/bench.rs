@@ -4,8 +4,11 @@
 
 use std::time::Instant;
 
-use uttt_core::search::{Engine, Level, Limits, Rng, SearchOptions};
-use uttt_core::{Game, Rules, Ultimate};
+// Positions and engine settings live in the core so the browser build's
+// benchmark (cargo xtask bench) searches exactly the same trees.
+use uttt_core::search::bench::{self, positions};
+use uttt_core::search::SearchOptions;
+use uttt_core::Game;
 
 const HELP: &str = "\
 uttt bench [--depth D] [--positions N] [--table MIB] [--off lmr|aspiration]...
@@ -19,25 +22,6 @@ change of nodes is a change of the tree, a change of nodes/s is speed.
 
 Example:
   uttt bench --depth 11";
-
-/// The bench positions: the same random games every time (a fixed seed),
-/// cut between plies 14 and 40, when the game is still open.
-pub fn positions(n: usize) -> Vec<Ultimate> {
-    let mut rng = Rng::new(0x000B_EAC4);
-    let mut out = Vec::new();
-    while out.len() < n {
-        let target = 14 + rng.below(27);
-        let mut pos = Ultimate::new(Rules::Standard);
-        while pos.ply() < target && !pos.is_over() {
-            let moves = pos.legal_moves();
-            pos.play_unchecked(moves[rng.below(moves.len())]);
-        }
-        if !pos.is_over() {
-            out.push(pos);
-        }
-    }
-    out
-}
 
 /// This thread's CPU time in seconds (Linux `/proc`, 10 ms ticks), so the
 /// figure is not diluted when other processes share the cores; `None` elsewhere.
@@ -56,9 +40,9 @@ fn thread_cpu_secs() -> Option<f64> {
 /// # Errors
 /// A usage error.
 pub fn run(args: &[String]) -> Result<(), String> {
-    let mut depth = 10u32;
-    let mut count = 16usize;
-    let mut table_mib = 16usize;
+    let mut depth = bench::DEPTH;
+    let mut count = bench::POSITIONS;
+    let mut table_mib = bench::TABLE_MIB;
     let mut options = SearchOptions::default();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -98,11 +82,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         "#", "ply", "nodes", "ms", "nodes/s"
     );
     // One table, cleared (and so paged in) before each position, outside the timing.
-    let mut engine = Engine::new(Level::Hard, 0, table_mib << 20);
-    engine.set_limits(Limits {
-        max_depth: depth,
-        max_nodes: u64::MAX,
-    });
+    let mut engine = bench::engine(depth, table_mib);
     engine.set_options(options);
     for (i, pos) in positions(count).iter().enumerate() {
         engine.new_game();

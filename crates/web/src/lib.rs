@@ -12,6 +12,7 @@
 #![warn(missing_docs)]
 
 mod args;
+pub mod bench;
 pub mod engine;
 pub mod error;
 pub mod game;

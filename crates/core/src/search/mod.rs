@@ -71,6 +71,7 @@
 //! played.
 
 mod alphabeta;
+pub mod bench;
 mod classic_eval;
 mod engine;
 mod eval;

@@ -1,0 +1,417 @@
+//! `cargo xtask bench`: the browser build's speed against native, for the
+//! "within 1.5x of native" requirement of issues 3 (perft) and 4 (search).
+//!
+//! Builds the release CLI and the release wasm, then alternates rounds of
+//! native runs (`uttt perft`, `uttt bench`) and browser runs (the same core
+//! code through crates/web's bench exports, in headless Chromium, driven by
+//! tests/bench/run.js), so both sides see the same machine load. Prints the
+//! median rates, their ratio and the counts: equal counts show that both
+//! builds walked the same tree, so a ratio is a speed difference.
+//!
+//! A benchmark, not a test: `cargo xtask test` does not run it.
+
+use crate::cmd::{self, cargo};
+use crate::server::{self, Site};
+use crate::{build, setup, Result};
+use std::path::Path;
+use std::process::Command;
+
+/// The CLI's package and binary.
+const CLI_PACKAGE: &str = "uttt-cli";
+const CLI_BIN: &str = "uttt";
+/// The browser may be at most this many times slower (issues 3 and 4).
+const ALLOWED_SLOWDOWN: f64 = 1.5;
+
+/// `bench` options; the defaults are the issues' figure (perft 8) and
+/// `uttt bench`'s own defaults (depth 10, 16 positions, from
+/// `uttt_core::search::bench`; xtask has no dependencies, so they are
+/// repeated here).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Options {
+    runs: u32,
+    perft_depth: u32,
+    depth: u32,
+    positions: u32,
+}
+
+impl Options {
+    /// Reads `[--runs N] [--perft-depth D] [--depth D] [--positions N]`.
+    pub fn parse(args: &[String]) -> Result<Options> {
+        let mut options = Options {
+            runs: 5,
+            perft_depth: 8,
+            depth: 10,
+            positions: 16,
+        };
+        let mut rest = args.iter();
+        while let Some(flag) = rest.next() {
+            let (slot, max): (&mut u32, u32) = match flag.as_str() {
+                "--runs" => (&mut options.runs, 100),
+                "--perft-depth" => (&mut options.perft_depth, 12),
+                "--depth" => (&mut options.depth, 60),
+                "--positions" => (&mut options.positions, 1000),
+                other => {
+                    return Err(format!(
+                        "unexpected argument `{other}` (bench takes --runs N, --perft-depth D, --depth D, --positions N)"
+                    ))
+                }
+            };
+            read_number(flag, rest.next(), slot, max)?;
+        }
+        Ok(options)
+    }
+}
+
+fn read_number(flag: &str, value: Option<&String>, slot: &mut u32, max: u32) -> Result {
+    let value = value.ok_or_else(|| format!("{flag} needs a value"))?;
+    match value.parse() {
+        Ok(n) if (1..=max).contains(&n) => {
+            *slot = n;
+            Ok(())
+        }
+        _ => Err(format!(
+            "{flag} needs a whole number from 1 to {max}, got `{value}`"
+        )),
+    }
+}
+
+/// One measurement: what was counted (leaves or nodes) and how fast.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Sample {
+    count: u64,
+    per_sec: f64,
+}
+
+/// Every sample of one kind, native and browser.
+#[derive(Default)]
+struct Series {
+    native: Vec<Sample>,
+    browser: Vec<Sample>,
+}
+
+/// Runs the benchmark and prints the table.
+pub fn run(root: &Path, options: &Options) -> Result {
+    cmd::run(
+        cargo()
+            .current_dir(root)
+            .args(["build", "--release", "--package", CLI_PACKAGE]),
+        "building the native CLI",
+    )?;
+    let cli = build::target_dir(root).join("release").join(CLI_BIN);
+    build::build(root)?;
+    setup::ensure_browser()?;
+    setup::ensure_npm_packages(root)?;
+
+    // The page and a copy of the built pkg/ in a folder of their own, so the
+    // server exposes nothing else and a rebuild cannot change it mid-run.
+    let site_dir = build::target_dir(root)
+        .join("uttt-xtask")
+        .join("bench-site");
+    if site_dir.exists() {
+        std::fs::remove_dir_all(&site_dir)
+            .map_err(|e| format!("cannot clear {}: {e}", site_dir.display()))?;
+    }
+    copy_tree(&build::pkg_dir(root), &site_dir.join("pkg"))?;
+    for page_file in ["index.html", "page.js"] {
+        copy_tree(
+            &root.join("tests").join("bench").join(page_file),
+            &site_dir.join(page_file),
+        )?;
+    }
+    let site = Site {
+        root: site_dir,
+        prefix: "/".into(),
+        only_site_entries: false,
+        log: false,
+    };
+    let url = format!("http://{}/", server::start(site, 0)?);
+    let driver = root.join("tests").join("bench").join("run.js");
+
+    let (perft_depth, depth, positions) = (
+        options.perft_depth.to_string(),
+        options.depth.to_string(),
+        options.positions.to_string(),
+    );
+    let mut perft = Series::default();
+    let mut search = Series::default();
+    let mut loads = Vec::new();
+    let mut browser_version = String::new();
+    println!("xtask: load average at start: {}", load_average_text());
+    for round in 1..=options.runs {
+        loads.push(load_average().unwrap_or(f64::NAN));
+        let text = cmd::output(
+            Command::new(&cli).args(["perft", &perft_depth]),
+            "native perft",
+        )?;
+        perft.native.push(parse_native_perft(&text)?);
+        let text = cmd::output(
+            Command::new(&cli).args(["bench", "--depth", &depth, "--positions", &positions]),
+            "native bench",
+        )?;
+        search.native.push(parse_native_bench(&text)?);
+        let text = cmd::output(
+            Command::new("node").current_dir(root).arg(&driver).args([
+                &url,
+                &perft_depth,
+                &depth,
+                &positions,
+            ]),
+            "the browser benchmark (tests/bench/run.js)",
+        )?;
+        let (version, perft_sample, search_sample) = parse_browser(&text)?;
+        browser_version = version;
+        perft.browser.push(perft_sample);
+        search.browser.push(search_sample);
+        println!(
+            "xtask: round {round}/{}: perft {:.0} vs {:.0} M leaves/s, search {:.2} vs {:.2} M nodes/s (native vs browser)",
+            options.runs,
+            last_rate(&perft.native) / 1e6,
+            perft_sample.per_sec / 1e6,
+            last_rate(&search.native) / 1e6,
+            search_sample.per_sec / 1e6,
+        );
+    }
+    println!("xtask: load average at end: {}", load_average_text());
+
+    println!(
+        "\nmedian of {} rounds; browser: Chromium {browser_version} (headless, main thread, after an untimed warm-up)",
+        options.runs
+    );
+    println!(
+        "{:<28} {:>14} {:>14} {:>16}  {:>14} {:>14}",
+        "", "native", "browser", "native/browser", "native count", "browser count"
+    );
+    let within_perft = print_row(&format!("perft {perft_depth}, leaves/s"), &perft);
+    let within_search = print_row(&format!("search d{depth} x{positions}, nodes/s"), &search);
+    let (lo, mid, hi) = spread(&loads);
+    println!(
+        "load average (1 min) at the start of each round: median {mid:.1} (from {lo:.1} to {hi:.1}) on {} cores",
+        std::thread::available_parallelism().map_or(0, usize::from)
+    );
+
+    let counts_agree = [&perft, &search].iter().all(|s| {
+        s.native
+            .iter()
+            .chain(&s.browser)
+            .all(|x| x.count == s.native[0].count)
+    });
+    if !counts_agree {
+        return Err("native and browser counts differ: the two builds did not walk the same tree, so the speeds are not comparable".into());
+    }
+    println!(
+        "within {ALLOWED_SLOWDOWN}x of native: perft {}, search {}",
+        yes_no(within_perft),
+        yes_no(within_search)
+    );
+    Ok(())
+}
+
+/// The latest rate, for the per-round line.
+fn last_rate(samples: &[Sample]) -> f64 {
+    samples.last().map_or(0.0, |s| s.per_sec)
+}
+
+fn yes_no(ok: bool) -> &'static str {
+    if ok {
+        "yes"
+    } else {
+        "NO"
+    }
+}
+
+/// Prints one table row; returns whether the browser is within the bound.
+fn print_row(label: &str, series: &Series) -> bool {
+    let native = median(series.native.iter().map(|s| s.per_sec).collect());
+    let browser = median(series.browser.iter().map(|s| s.per_sec).collect());
+    let ratio = native / browser;
+    let count = |samples: &[Sample]| samples.first().map_or(0, |s| s.count);
+    println!(
+        "{label:<28} {:>12.2} M {:>12.2} M {ratio:>15.2}x  {:>14} {:>14}",
+        native / 1e6,
+        browser / 1e6,
+        count(&series.native),
+        count(&series.browser),
+    );
+    ratio <= ALLOWED_SLOWDOWN
+}
+
+/// The middle value (upper middle for an even count).
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values.get(values.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+fn spread(values: &[f64]) -> (f64, f64, f64) {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    (
+        sorted.first().copied().unwrap_or(f64::NAN),
+        median(sorted.clone()),
+        sorted.last().copied().unwrap_or(f64::NAN),
+    )
+}
+
+/// The 1-minute load average (Linux), which says how shared the cores were.
+fn load_average() -> Option<f64> {
+    load_average_text().split_whitespace().next()?.parse().ok()
+}
+
+fn load_average_text() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|t| t.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".into())
+}
+
+/// Reads `uttt perft`: `perft 8: 281067408` and `time 0.070 s, 4012.3 M
+/// leaves/s` (the rate is computed from the unrounded time).
+fn parse_native_perft(text: &str) -> Result<Sample> {
+    let bad = || format!("cannot read the output of `uttt perft`:\n{text}");
+    let count = line_after(text, "perft ")
+        .and_then(|rest| rest.split(':').nth(1))
+        .and_then(|n| n.trim().parse().ok())
+        .ok_or_else(bad)?;
+    let per_sec: f64 = line_after(text, "time ")
+        .and_then(|rest| rest.split(", ").nth(1))
+        .and_then(|rate| rate.strip_suffix(" M leaves/s"))
+        .and_then(|m| m.trim().parse().ok())
+        .ok_or_else(bad)?;
+    Ok(Sample {
+        count,
+        per_sec: per_sec * 1e6,
+    })
+}
+
+/// Reads `uttt bench`: `total: N nodes in S s = R nodes/s (...)`.
+fn parse_native_bench(text: &str) -> Result<Sample> {
+    let bad = || format!("cannot read the output of `uttt bench`:\n{text}");
+    let words: Vec<&str> = line_after(text, "total: ")
+        .ok_or_else(bad)?
+        .split_whitespace()
+        .collect();
+    match words.as_slice() {
+        [nodes, "nodes", "in", _, "s", "=", rate, "nodes/s", ..] => Ok(Sample {
+            count: nodes.parse().map_err(|_| bad())?,
+            per_sec: rate.parse().map_err(|_| bad())?,
+        }),
+        _ => Err(bad()),
+    }
+}
+
+/// Reads run.js: `browser VERSION`, `perft DEPTH LEAVES MS` and
+/// `search DEPTH POSITIONS NODES MS`.
+fn parse_browser(text: &str) -> Result<(String, Sample, Sample)> {
+    let bad = || format!("cannot read the output of tests/bench/run.js:\n{text}");
+    let sample = |count: &str, ms: &str| -> Option<Sample> {
+        let count: u64 = count.parse().ok()?;
+        let ms: f64 = ms.parse().ok()?;
+        (ms > 0.0).then(|| Sample {
+            count,
+            per_sec: count as f64 / (ms / 1000.0),
+        })
+    };
+    let version = line_after(text, "browser ").ok_or_else(bad)?.to_string();
+    let perft = match line_after(text, "perft ")
+        .ok_or_else(bad)?
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        [_, leaves, ms] => sample(leaves, ms),
+        _ => None,
+    }
+    .ok_or_else(bad)?;
+    let search = match line_after(text, "search ")
+        .ok_or_else(bad)?
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        [_, _, nodes, ms] => sample(nodes, ms),
+        _ => None,
+    }
+    .ok_or_else(bad)?;
+    Ok((version, perft, search))
+}
+
+/// The rest of the first line that starts with `prefix`.
+fn line_after<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
+    text.lines().find_map(|line| line.strip_prefix(prefix))
+}
+
+fn copy_tree(from: &Path, to: &Path) -> Result {
+    if from.is_dir() {
+        std::fs::create_dir_all(to).map_err(|e| format!("cannot create {}: {e}", to.display()))?;
+        let entries =
+            std::fs::read_dir(from).map_err(|e| format!("cannot read {}: {e}", from.display()))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| format!("cannot read {}: {e}", from.display()))?;
+            copy_tree(&entry.path(), &to.join(entry.file_name()))?;
+        }
+        Ok(())
+    } else {
+        std::fs::copy(from, to)
+            .map(|_| ())
+            .map_err(|e| format!("cannot copy {} to {}: {e}", from.display(), to.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_native_outputs() {
+        let perft = "perft 8: 281067408\ntime 0.070 s, 4012.3 M leaves/s\n";
+        assert_eq!(
+            parse_native_perft(perft),
+            Ok(Sample {
+                count: 281_067_408,
+                per_sec: 4_012_300_000.0
+            })
+        );
+        let bench = "  1   20        12345      10.0     1234500  e5 +0.10\n\
+            total: 987654 nodes in 0.321 s = 3076804 nodes/s (depth 10, 16 positions)\n\
+            cpu:   0.33 s of this thread = 2992890 nodes per CPU second\n";
+        assert_eq!(
+            parse_native_bench(bench),
+            Ok(Sample {
+                count: 987_654,
+                per_sec: 3_076_804.0
+            })
+        );
+        assert!(parse_native_perft("perft 8: x\n").is_err());
+        assert!(parse_native_bench("total: nothing\n").is_err());
+    }
+
+    #[test]
+    fn reads_the_browser_output() {
+        let text = "browser 130.0.1\nperft 8 281067408 100.000\nsearch 10 16 3000000 1500.000\n";
+        let (version, perft, search) = parse_browser(text).unwrap();
+        assert_eq!(version, "130.0.1");
+        assert_eq!(perft.count, 281_067_408);
+        assert!((perft.per_sec - 2_810_674_080.0).abs() < 1.0);
+        assert_eq!(search.count, 3_000_000);
+        assert!((search.per_sec - 2_000_000.0).abs() < 1e-6);
+        assert!(parse_browser("browser 1\nperft 8 5 0\nsearch 1 1 1 1\n").is_err());
+    }
+
+    #[test]
+    fn parses_options() {
+        let args: Vec<String> = ["--runs", "3", "--depth", "9"]
+            .iter()
+            .map(|s| (*s).to_string())
+            .collect();
+        assert_eq!(
+            Options::parse(&args),
+            Ok(Options {
+                runs: 3,
+                perft_depth: 8,
+                depth: 9,
+                positions: 16
+            })
+        );
+        assert!(Options::parse(&["--runs".to_string()]).is_err());
+        assert!(Options::parse(&["--depth".to_string(), "0".to_string()]).is_err());
+        assert!(Options::parse(&["--fast".to_string()]).is_err());
+    }
+}
