@@ -13,8 +13,10 @@
 use crate::cmd::{self, cargo};
 use crate::server::{self, Site};
 use crate::{build, setup, Result};
+use std::io::Read;
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
 /// The CLI's package and binary.
 const CLI_PACKAGE: &str = "uttt-cli";
@@ -75,11 +77,14 @@ fn read_number(flag: &str, value: Option<&String>, slot: &mut u32, max: u32) -> 
     }
 }
 
-/// One measurement: what was counted (leaves or nodes) and how fast.
+/// One measurement: what was counted (leaves or nodes), how fast by the
+/// wall clock, and how fast per second of CPU time (`None` when the system
+/// cannot say), which other processes on a shared machine do not dilute.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Sample {
     count: u64,
     per_sec: f64,
+    per_cpu_sec: Option<f64>,
 }
 
 /// Every sample of one kind, native and browser.
@@ -139,16 +144,18 @@ pub fn run(root: &Path, options: &Options) -> Result {
     println!("xtask: load average at start: {}", load_average_text());
     for round in 1..=options.runs {
         loads.push(load_average().unwrap_or(f64::NAN));
-        let text = cmd::output(
-            Command::new(&cli).args(["perft", &perft_depth]),
-            "native perft",
-        )?;
-        perft.native.push(parse_native_perft(&text)?);
-        let text = cmd::output(
-            Command::new(&cli).args(["bench", "--depth", &depth, "--positions", &positions]),
-            "native bench",
-        )?;
-        search.native.push(parse_native_bench(&text)?);
+        let (text, cpu) = run_timed(Command::new(&cli).args(["perft", &perft_depth]))?;
+        perft.native.push(with_cpu(parse_native_perft(&text)?, cpu));
+        let (text, cpu) = run_timed(Command::new(&cli).args([
+            "bench",
+            "--depth",
+            &depth,
+            "--positions",
+            &positions,
+        ]))?;
+        search
+            .native
+            .push(with_cpu(parse_native_bench(&text)?, cpu));
         let text = cmd::output(
             Command::new("node").current_dir(root).arg(&driver).args([
                 &url,
@@ -163,12 +170,10 @@ pub fn run(root: &Path, options: &Options) -> Result {
         perft.browser.push(perft_sample);
         search.browser.push(search_sample);
         println!(
-            "xtask: round {round}/{}: perft {:.0} vs {:.0} M leaves/s, search {:.2} vs {:.2} M nodes/s (native vs browser)",
+            "xtask: round {round}/{}: native/browser, perft {} M leaves/s, search {} M nodes/s (wall; CPU)",
             options.runs,
-            last_rate(&perft.native) / 1e6,
-            perft_sample.per_sec / 1e6,
-            last_rate(&search.native) / 1e6,
-            search_sample.per_sec / 1e6,
+            pair(&perft, 1e6),
+            pair(&search, 1e6),
         );
     }
     println!("xtask: load average at end: {}", load_average_text());
@@ -178,15 +183,37 @@ pub fn run(root: &Path, options: &Options) -> Result {
         options.runs
     );
     println!(
-        "{:<28} {:>14} {:>14} {:>16}  {:>14} {:>14}",
+        "{:<34} {:>12} {:>12} {:>15}  {:>12} {:>12}",
         "", "native", "browser", "native/browser", "native count", "browser count"
     );
-    let within_perft = print_row(&format!("perft {perft_depth}, leaves/s"), &perft);
-    let within_search = print_row(&format!("search d{depth} x{positions}, nodes/s"), &search);
+    let mut within = Vec::new();
+    for (name, unit, series) in [
+        (format!("perft {perft_depth}"), "M leaves/s", &perft),
+        (
+            format!("search d{depth} x{positions}"),
+            "M nodes/s",
+            &search,
+        ),
+    ] {
+        for (clock, rate) in [("wall", Rate::Wall), ("CPU", Rate::Cpu)] {
+            if let Some(ratio) = print_row(&format!("{name}, {unit} ({clock})"), series, rate) {
+                let verdict = if ratio <= ALLOWED_SLOWDOWN {
+                    "yes"
+                } else {
+                    "NO"
+                };
+                within.push(format!("{name} by {clock} time: {verdict}"));
+            }
+        }
+    }
     let (lo, mid, hi) = spread(&loads);
     println!(
         "load average (1 min) at the start of each round: median {mid:.1} (from {lo:.1} to {hi:.1}) on {} cores",
         std::thread::available_parallelism().map_or(0, usize::from)
+    );
+    println!(
+        "CPU time: native = the whole `uttt` process (schedstat), browser = the page's main thread \
+         (DevTools ThreadTime): what the code costs, whereas wall time also counts waiting for a core"
     );
 
     let counts_agree = [&perft, &search].iter().all(|s| {
@@ -199,40 +226,120 @@ pub fn run(root: &Path, options: &Options) -> Result {
         return Err("native and browser counts differ: the two builds did not walk the same tree, so the speeds are not comparable".into());
     }
     println!(
-        "within {ALLOWED_SLOWDOWN}x of native: perft {}, search {}",
-        yes_no(within_perft),
-        yes_no(within_search)
+        "within {ALLOWED_SLOWDOWN}x of native: {}",
+        within.join(", ")
     );
     Ok(())
 }
 
-/// The latest rate, for the per-round line.
-fn last_rate(samples: &[Sample]) -> f64 {
-    samples.last().map_or(0.0, |s| s.per_sec)
+/// Which rate of a [`Sample`].
+#[derive(Clone, Copy)]
+enum Rate {
+    Wall,
+    Cpu,
 }
 
-fn yes_no(ok: bool) -> &'static str {
-    if ok {
-        "yes"
-    } else {
-        "NO"
+impl Rate {
+    fn of(self, sample: &Sample) -> Option<f64> {
+        match self {
+            Rate::Wall => Some(sample.per_sec),
+            Rate::Cpu => sample.per_cpu_sec,
+        }
     }
 }
 
-/// Prints one table row; returns whether the browser is within the bound.
-fn print_row(label: &str, series: &Series) -> bool {
-    let native = median(series.native.iter().map(|s| s.per_sec).collect());
-    let browser = median(series.browser.iter().map(|s| s.per_sec).collect());
+/// The latest round's native/browser rates, `wall; CPU`, in `unit`s.
+fn pair(series: &Series, unit: f64) -> String {
+    let show = |samples: &[Sample], rate: Rate| {
+        samples
+            .last()
+            .and_then(|s| rate.of(s))
+            .map_or_else(|| "-".to_string(), |r| format!("{:.2}", r / unit))
+    };
+    format!(
+        "{}/{}; {}/{}",
+        show(&series.native, Rate::Wall),
+        show(&series.browser, Rate::Wall),
+        show(&series.native, Rate::Cpu),
+        show(&series.browser, Rate::Cpu),
+    )
+}
+
+/// Prints one table row of medians; returns the native/browser ratio, or
+/// `None` (and prints nothing) when a side has no such rate.
+fn print_row(label: &str, series: &Series, rate: Rate) -> Option<f64> {
+    let rates =
+        |samples: &[Sample]| -> Option<Vec<f64>> { samples.iter().map(|s| rate.of(s)).collect() };
+    let native = median(rates(&series.native)?);
+    let browser = median(rates(&series.browser)?);
     let ratio = native / browser;
     let count = |samples: &[Sample]| samples.first().map_or(0, |s| s.count);
     println!(
-        "{label:<28} {:>12.2} M {:>12.2} M {ratio:>15.2}x  {:>14} {:>14}",
+        "{label:<34} {:>12.2} {:>12.2} {ratio:>14.2}x  {:>12} {:>12}",
         native / 1e6,
         browser / 1e6,
         count(&series.native),
         count(&series.browser),
     );
-    ratio <= ALLOWED_SLOWDOWN
+    Some(ratio)
+}
+
+/// Adds the CPU rate to a native sample, from the process's CPU seconds.
+fn with_cpu(sample: Sample, cpu_secs: Option<f64>) -> Sample {
+    Sample {
+        per_cpu_sec: cpu_secs
+            .filter(|&secs| secs > 0.0)
+            .map(|secs| sample.count as f64 / secs),
+        ..sample
+    }
+}
+
+/// Runs a command to the end; returns its standard output and the CPU
+/// seconds it used. The CPU time is read from `/proc/PID/schedstat`
+/// (nanoseconds) once the child has exited but before it is reaped, when
+/// the figure is final; `None` without Linux's procfs.
+fn run_timed(command: &mut Command) -> Result<(String, Option<f64>)> {
+    let what = cmd::describe(command);
+    println!("$ {what}");
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .map_err(|e| format!("cannot start `{what}`: {e}"))?;
+    // Drained on a thread so a chatty child never blocks on a full pipe.
+    let mut stdout = child.stdout.take().ok_or("no standard output")?;
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        stdout.read_to_string(&mut text).map(|_| text)
+    });
+    let proc_dir = format!("/proc/{}", child.id());
+    let mut cpu = None;
+    loop {
+        match std::fs::read_to_string(format!("{proc_dir}/stat")) {
+            // The state follows the command name, which is in parentheses;
+            // Z: exited, not yet reaped (only this process's wait reaps it).
+            Ok(stat) if stat[stat.rfind(')').unwrap_or(0)..].starts_with(") Z") => {
+                cpu = std::fs::read_to_string(format!("{proc_dir}/schedstat"))
+                    .ok()
+                    .and_then(|t| t.split_whitespace().next()?.parse::<f64>().ok())
+                    .map(|ns| ns / 1e9);
+                break;
+            }
+            Ok(_) => std::thread::sleep(Duration::from_millis(1)),
+            Err(_) => break,
+        }
+    }
+    let status = child
+        .wait()
+        .map_err(|e| format!("lost the child `{what}`: {e}"))?;
+    let text = reader
+        .join()
+        .map_err(|_| format!("the output reader of `{what}` failed"))?
+        .map_err(|e| format!("cannot read the output of `{what}`: {e}"))?;
+    if !status.success() {
+        return Err(format!("`{what}` failed ({status})"));
+    }
+    Ok((text, cpu))
 }
 
 /// The middle value (upper middle for an even count).
@@ -278,6 +385,7 @@ fn parse_native_perft(text: &str) -> Result<Sample> {
     Ok(Sample {
         count,
         per_sec: per_sec * 1e6,
+        per_cpu_sec: None,
     })
 }
 
@@ -292,21 +400,24 @@ fn parse_native_bench(text: &str) -> Result<Sample> {
         [nodes, "nodes", "in", _, "s", "=", rate, "nodes/s", ..] => Ok(Sample {
             count: nodes.parse().map_err(|_| bad())?,
             per_sec: rate.parse().map_err(|_| bad())?,
+            per_cpu_sec: None,
         }),
         _ => Err(bad()),
     }
 }
 
-/// Reads run.js: `browser VERSION`, `perft DEPTH LEAVES MS` and
-/// `search DEPTH POSITIONS NODES MS`.
+/// Reads run.js: `browser VERSION`, `perft DEPTH LEAVES MS CPU_MS` and
+/// `search DEPTH POSITIONS NODES MS CPU_MS`.
 fn parse_browser(text: &str) -> Result<(String, Sample, Sample)> {
     let bad = || format!("cannot read the output of tests/bench/run.js:\n{text}");
-    let sample = |count: &str, ms: &str| -> Option<Sample> {
+    let sample = |count: &str, ms: &str, cpu_ms: &str| -> Option<Sample> {
         let count: u64 = count.parse().ok()?;
         let ms: f64 = ms.parse().ok()?;
+        let cpu_ms: f64 = cpu_ms.parse().ok()?;
         (ms > 0.0).then(|| Sample {
             count,
             per_sec: count as f64 / (ms / 1000.0),
+            per_cpu_sec: (cpu_ms > 0.0).then(|| count as f64 / (cpu_ms / 1000.0)),
         })
     };
     let version = line_after(text, "browser ").ok_or_else(bad)?.to_string();
@@ -316,7 +427,7 @@ fn parse_browser(text: &str) -> Result<(String, Sample, Sample)> {
         .collect::<Vec<_>>()
         .as_slice()
     {
-        [_, leaves, ms] => sample(leaves, ms),
+        [_, leaves, ms, cpu_ms] => sample(leaves, ms, cpu_ms),
         _ => None,
     }
     .ok_or_else(bad)?;
@@ -326,7 +437,7 @@ fn parse_browser(text: &str) -> Result<(String, Sample, Sample)> {
         .collect::<Vec<_>>()
         .as_slice()
     {
-        [_, _, nodes, ms] => sample(nodes, ms),
+        [_, _, nodes, ms, cpu_ms] => sample(nodes, ms, cpu_ms),
         _ => None,
     }
     .ok_or_else(bad)?;
@@ -366,7 +477,8 @@ mod tests {
             parse_native_perft(perft),
             Ok(Sample {
                 count: 281_067_408,
-                per_sec: 4_012_300_000.0
+                per_sec: 4_012_300_000.0,
+                per_cpu_sec: None
             })
         );
         let bench = "  1   20        12345      10.0     1234500  e5 +0.10\n\
@@ -376,7 +488,8 @@ mod tests {
             parse_native_bench(bench),
             Ok(Sample {
                 count: 987_654,
-                per_sec: 3_076_804.0
+                per_sec: 3_076_804.0,
+                per_cpu_sec: None
             })
         );
         assert!(parse_native_perft("perft 8: x\n").is_err());
@@ -385,14 +498,35 @@ mod tests {
 
     #[test]
     fn reads_the_browser_output() {
-        let text = "browser 130.0.1\nperft 8 281067408 100.000\nsearch 10 16 3000000 1500.000\n";
+        let text = "browser 130.0.1\nperft 8 281067408 100.000 50.000\nsearch 10 16 3000000 1500.000 1000.000\n";
         let (version, perft, search) = parse_browser(text).unwrap();
         assert_eq!(version, "130.0.1");
         assert_eq!(perft.count, 281_067_408);
         assert!((perft.per_sec - 2_810_674_080.0).abs() < 1.0);
+        assert!((perft.per_cpu_sec.unwrap() - 5_621_348_160.0).abs() < 1.0);
         assert_eq!(search.count, 3_000_000);
         assert!((search.per_sec - 2_000_000.0).abs() < 1e-6);
-        assert!(parse_browser("browser 1\nperft 8 5 0\nsearch 1 1 1 1\n").is_err());
+        assert!((search.per_cpu_sec.unwrap() - 3_000_000.0).abs() < 1e-6);
+        assert!(parse_browser("browser 1\nperft 8 5 0 1\nsearch 1 1 1 1 1\n").is_err());
+        assert!(parse_browser("browser 1\nperft 8 5 1\nsearch 1 1 1 1 1\n").is_err());
+    }
+
+    #[test]
+    fn measures_a_child_s_cpu_time() {
+        // A shell loop that burns some CPU: its time must be seen, and be
+        // no more than the wall time it took.
+        let started = std::time::Instant::now();
+        let (text, cpu) = run_timed(Command::new("sh").args([
+            "-c",
+            "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; echo done",
+        ]))
+        .unwrap();
+        assert_eq!(text, "done\n");
+        if std::path::Path::new("/proc/self/schedstat").exists() {
+            let cpu = cpu.unwrap();
+            assert!(cpu > 0.0 && cpu <= started.elapsed().as_secs_f64(), "{cpu}");
+        }
+        assert!(run_timed(&mut Command::new("false")).is_err());
     }
 
     #[test]
