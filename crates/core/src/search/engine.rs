@@ -378,6 +378,11 @@ impl Engine {
                 nodes: s.nodes,
                 pv,
             });
+            // Every line now reaches the end of the game (a ply costs at most
+            // 3 of depth, reductions included): deeper cannot change anything.
+            if depth as usize >= 3 * G::MAX_PLIES.saturating_sub(pos.ply()) {
+                break;
+            }
             // A proven result within the searched depth cannot improve.
             if score.mate_in().is_some_and(|n| n.unsigned_abs() <= depth) && !tutorial {
                 break;

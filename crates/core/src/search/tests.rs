@@ -304,6 +304,18 @@ fn the_classic_checker_catches_a_losing_player() {
 }
 
 #[test]
+fn classic_search_stops_once_it_has_seen_every_line() {
+    // Without a clock or limit, Hard finishes on its own once the depth
+    // covers every line to the end of the game.
+    let mut e = Engine::for_level(Level::Hard, 0);
+    let mut depth = 0;
+    let r = e.choose(&Classic::new(), || false, |p| depth = p.depth).unwrap();
+    assert_eq!(r.depth, 27);
+    assert_eq!(depth, 27);
+    assert_eq!(r.score, Eval::DRAW);
+}
+
+#[test]
 fn classic_hard_wins_when_it_can() {
     // X on 0 and 4, O on 1 and 8 ... X to move wins at once or by a fork.
     let mut pos = Classic::new();
