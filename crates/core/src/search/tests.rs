@@ -309,7 +309,9 @@ fn classic_search_stops_once_it_has_seen_every_line() {
     // covers every line to the end of the game.
     let mut e = Engine::for_level(Level::Hard, 0);
     let mut depth = 0;
-    let r = e.choose(&Classic::new(), || false, |p| depth = p.depth).unwrap();
+    let r = e
+        .choose(&Classic::new(), || false, |p| depth = p.depth)
+        .unwrap();
     assert_eq!(r.depth, 27);
     assert_eq!(depth, 27);
     assert_eq!(r.score, Eval::DRAW);
