@@ -182,6 +182,20 @@ pub fn ensure_npm_packages(root: &Path) -> Result {
     if !cmd::exists("node") || !cmd::exists("npm") {
         apt_install(&["nodejs", "npm"], "Node.js or npm")?;
     }
+    // Playwright 1.65 (package-lock.json) needs Node.js 20 or newer.
+    let version = cmd::output(Command::new("node").arg("--version"), "node --version")?;
+    let major = version
+        .trim()
+        .trim_start_matches('v')
+        .split('.')
+        .next()
+        .and_then(|m| m.parse::<u32>().ok());
+    if major.is_none_or(|m| m < 20) {
+        return Err(format!(
+            "the Playwright tests need Node.js 20 or newer, found {}; install a newer nodejs",
+            version.trim()
+        ));
+    }
     let lock = root.join("package-lock.json");
     // npm writes node_modules/.package-lock.json on every install: when it
     // is at least as new as the committed lockfile, node_modules is current.
