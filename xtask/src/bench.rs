@@ -12,7 +12,7 @@
 
 use crate::cmd::{self, cargo};
 use crate::server::{self, Site};
-use crate::{build, setup, Result};
+use crate::{build, setup, site, Result};
 use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -116,9 +116,9 @@ pub fn run(root: &Path, options: &Options) -> Result {
         std::fs::remove_dir_all(&site_dir)
             .map_err(|e| format!("cannot clear {}: {e}", site_dir.display()))?;
     }
-    copy_tree(&build::pkg_dir(root), &site_dir.join("pkg"))?;
+    site::copy_tree(&build::pkg_dir(root), &site_dir.join("pkg"))?;
     for page_file in ["index.html", "page.js"] {
-        copy_tree(
+        site::copy_tree(
             &root.join("tests").join("bench").join(page_file),
             &site_dir.join(page_file),
         )?;
@@ -447,23 +447,6 @@ fn parse_browser(text: &str) -> Result<(String, Sample, Sample)> {
 /// The rest of the first line that starts with `prefix`.
 fn line_after<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
     text.lines().find_map(|line| line.strip_prefix(prefix))
-}
-
-fn copy_tree(from: &Path, to: &Path) -> Result {
-    if from.is_dir() {
-        std::fs::create_dir_all(to).map_err(|e| format!("cannot create {}: {e}", to.display()))?;
-        let entries =
-            std::fs::read_dir(from).map_err(|e| format!("cannot read {}: {e}", from.display()))?;
-        for entry in entries {
-            let entry = entry.map_err(|e| format!("cannot read {}: {e}", from.display()))?;
-            copy_tree(&entry.path(), &to.join(entry.file_name()))?;
-        }
-        Ok(())
-    } else {
-        std::fs::copy(from, to)
-            .map(|_| ())
-            .map_err(|e| format!("cannot copy {} to {}: {e}", from.display(), to.display()))
-    }
 }
 
 #[cfg(test)]

@@ -58,7 +58,7 @@ pub fn make_dist(root: &Path, out: &Path) -> Result {
             }
             continue;
         }
-        copy(&from, &out.join(entry))?;
+        copy_tree(&from, &out.join(entry))?;
     }
     crate::sw::stamp(out)?;
     let absolute = find_absolute_urls(out)?;
@@ -92,7 +92,9 @@ fn prepare_out(out: &Path) -> Result {
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))
 }
 
-fn copy(from: &Path, to: &Path) -> Result {
+/// Copies a file, or a folder recursively, leaving out what is not part of
+/// a site (dotfiles, shell scripts, notes).
+pub fn copy_tree(from: &Path, to: &Path) -> Result {
     if from.is_dir() {
         std::fs::create_dir_all(to).map_err(|e| format!("cannot create {}: {e}", to.display()))?;
         let entries =
@@ -106,7 +108,7 @@ fn copy(from: &Path, to: &Path) -> Result {
             if text.starts_with('.') || text.ends_with(".sh") || text.ends_with(".md") {
                 continue;
             }
-            copy(&entry.path(), &to.join(name))?;
+            copy_tree(&entry.path(), &to.join(name))?;
         }
         Ok(())
     } else {
