@@ -18,7 +18,6 @@ pub mod error;
 pub mod game;
 mod js;
 pub mod meta;
-pub mod perft;
 pub mod view;
 
 pub use engine::{SearchReply, WebEngine};
