@@ -88,18 +88,37 @@ fn handle(mut stream: TcpStream, site: &Site) -> std::io::Result<()> {
     let mut parts = request_line.split_whitespace();
     let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
     let head_only = method == "HEAD";
-    if method != "GET" && !head_only {
-        return respond(
-            &mut stream,
-            site,
-            request_line,
-            405,
-            "text/plain; charset=utf-8",
-            b"method not allowed\n",
-            head_only,
-            &[],
-        );
+    let reply = if method != "GET" && !head_only {
+        Reply::text(405, "method not allowed\n")
+    } else {
+        reply_for(site, target)
+    };
+    respond(&mut stream, site, request_line, &reply, head_only)
+}
+
+/// What the server answers: one value, so every status goes out through the
+/// same `respond`.
+struct Reply {
+    status: u16,
+    content_type: &'static str,
+    body: Vec<u8>,
+    location: Option<String>,
+}
+
+impl Reply {
+    /// A short plain-text answer, for everything but a file.
+    fn text(status: u16, body: &str) -> Reply {
+        Reply {
+            status,
+            content_type: "text/plain; charset=utf-8",
+            body: body.as_bytes().to_vec(),
+            location: None,
+        }
     }
+}
+
+/// The reply to a GET (or HEAD) of `target`.
+fn reply_for(site: &Site, target: &str) -> Reply {
     match route(&site.prefix, target, site.only_site_entries) {
         Route::File(segments) => {
             let mut path = site.root.clone();
@@ -113,62 +132,22 @@ fn handle(mut stream: TcpStream, site: &Site) -> std::io::Result<()> {
                         .file_name()
                         .map(|n| n.to_string_lossy().into_owned())
                         .unwrap_or_default();
-                    respond(
-                        &mut stream,
-                        site,
-                        request_line,
-                        200,
-                        mime::content_type(&name),
-                        &body,
-                        head_only,
-                        &[],
-                    )
+                    Reply {
+                        status: 200,
+                        content_type: mime::content_type(&name),
+                        body,
+                        location: None,
+                    }
                 }
-                None => respond(
-                    &mut stream,
-                    site,
-                    request_line,
-                    404,
-                    "text/plain; charset=utf-8",
-                    b"not found\n",
-                    head_only,
-                    &[],
-                ),
+                None => Reply::text(404, "not found\n"),
             }
         }
-        Route::Redirect(location) => {
-            let header = format!("Location: {location}");
-            respond(
-                &mut stream,
-                site,
-                request_line,
-                301,
-                "text/plain; charset=utf-8",
-                b"moved\n",
-                head_only,
-                &[&header],
-            )
-        }
-        Route::NotFound => respond(
-            &mut stream,
-            site,
-            request_line,
-            404,
-            "text/plain; charset=utf-8",
-            b"not found\n",
-            head_only,
-            &[],
-        ),
-        Route::BadRequest => respond(
-            &mut stream,
-            site,
-            request_line,
-            400,
-            "text/plain; charset=utf-8",
-            b"bad request\n",
-            head_only,
-            &[],
-        ),
+        Route::Redirect(location) => Reply {
+            location: Some(location),
+            ..Reply::text(301, "moved\n")
+        },
+        Route::NotFound => Reply::text(404, "not found\n"),
+        Route::BadRequest => Reply::text(400, "bad request\n"),
     }
 }
 
@@ -259,12 +238,10 @@ fn respond(
     stream: &mut TcpStream,
     site: &Site,
     request_line: &str,
-    status: u16,
-    content_type: &str,
-    body: &[u8],
+    reply: &Reply,
     head_only: bool,
-    extra_headers: &[&str],
 ) -> std::io::Result<()> {
+    let status = reply.status;
     let reason = match status {
         200 => "OK",
         301 => "Moved Permanently",
@@ -276,18 +253,20 @@ fn respond(
         println!("{status} {request_line}");
     }
     let mut head = format!(
-        "HTTP/1.1 {status} {reason}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\
+        "HTTP/1.1 {status} {reason}\r\nContent-Type: {}\r\nContent-Length: {}\r\n\
          Cache-Control: no-cache\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n",
-        body.len()
+        reply.content_type,
+        reply.body.len()
     );
-    for header in extra_headers {
-        head.push_str(header);
+    if let Some(location) = &reply.location {
+        head.push_str("Location: ");
+        head.push_str(location);
         head.push_str("\r\n");
     }
     head.push_str("\r\n");
     stream.write_all(head.as_bytes())?;
     if !head_only {
-        stream.write_all(body)?;
+        stream.write_all(&reply.body)?;
     }
     stream.flush()
 }
