@@ -11,7 +11,7 @@ use uttt_core::search::SearchOptions;
 use uttt_core::Game;
 
 const HELP: &str = "\
-uttt bench [--depth D] [--positions N] [--table MIB] [--off lmr|aspiration]...
+uttt bench [--depth D] [--positions N] [--table MIB] [--off lmr|aspiration|qs|dead]...
 
 Searches N (default 16) fixed middle-game positions of Ultimate to depth D
 (default 10) with a Hard engine whose table (MIB MiB, default 16) is cleared before each,
@@ -57,7 +57,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
             match v.as_str() {
                 "lmr" => options.lmr = false,
                 "aspiration" => options.aspiration = false,
-                _ => return Err(format!("--off: `{v}` is not lmr or aspiration")),
+                "qs" => options.quiescence = false,
+                "dead" => options.dead_draws = false,
+                _ => return Err(format!("--off: `{v}` is not lmr, aspiration, qs or dead")),
             }
             continue;
         }

@@ -28,7 +28,8 @@ Engines:
                                      protocol (see `uttt bot`), one per game
 A level or mcts may carry options after '@', e.g. hard@movetime=100,
 hard@nodes=200000, medium@depth=5, hard@weights=board=120,tempo=5, hard@table=4
-(MiB), and for measuring parts of the search hard@lmr=0, @aspiration=0.
+(MiB), and for measuring parts of the search hard@lmr=0, @aspiration=0, @qs=0
+(no quiescence search), @dead=0 (no early dead-draw scores).
 
 Options:
   --movetime MS   time per move for engines without @movetime (default: the
@@ -95,10 +96,12 @@ impl Spec {
                 }
                 "lmr" => options.lmr = num(v)? != 0,
                 "aspiration" => options.aspiration = num(v)? != 0,
+                "dead" => options.dead_draws = num(v)? != 0,
+                "qs" => options.quiescence = num(v)? != 0,
                 _ => {
                     return Err(format!(
                         "unknown engine option `{k}` (movetime, nodes, depth, weights, table, \
-                         lmr, aspiration)"
+                         lmr, aspiration, qs, dead)"
                     ))
                 }
             }
@@ -716,11 +719,13 @@ mod tests {
         assert!(matches!(Spec::parse("cmd:./bot --x"), Ok(Spec::Cmd(c)) if c == "./bot --x"));
         assert!(Spec::parse("grandmaster").is_err());
         assert!(matches!(
-            Spec::parse("hard@lmr=0@aspiration=1"),
+            Spec::parse("hard@lmr=0@aspiration=1@qs=1"),
             Ok(Spec::Level {
                 options: SearchOptions {
                     lmr: false,
                     aspiration: true,
+                    dead_draws: true,
+                    quiescence: true,
                 },
                 ..
             })

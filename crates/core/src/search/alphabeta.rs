@@ -200,6 +200,43 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
         best
     }
 
+    /// Past the horizon: the static evaluation, unless a move that wins a
+    /// small board does better (the side to move may also decline them all).
+    fn quiesce<G: Searchable>(&mut self, pos: &G, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        let stand = pos.evaluate(&self.engine.weights);
+        if stand >= beta || ply >= MAX_PLY - 1 {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut best = stand;
+        for &m in pos.tactical_moves().iter() {
+            let mut child = *pos;
+            child.play_unchecked(m);
+            self.nodes += 1;
+            if self.nodes % POLL_INTERVAL == 0 {
+                self.poll();
+            }
+            if self.aborted {
+                return 0;
+            }
+            let v = if let Some(outcome) = child.outcome() {
+                -self.terminal(&child, outcome, ply + 1)
+            } else if self.engine.options.dead_draws && child.dead_draw() {
+                0
+            } else {
+                -self.quiesce(&child, ply + 1, -beta, -alpha)
+            };
+            if v > best {
+                best = v;
+                if v >= beta {
+                    return v;
+                }
+                alpha = alpha.max(v);
+            }
+        }
+        best
+    }
+
     /// Negamax alpha-beta: the value of `pos` for the side to move, within
     /// the window (`alpha`, `beta`).
     fn negamax<G: Searchable>(
@@ -220,6 +257,12 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
         }
         if let Some(outcome) = pos.outcome() {
             return self.terminal(pos, outcome, ply);
+        }
+        if !self.tutorial && self.engine.options.dead_draws && pos.dead_draw() {
+            return 0;
+        }
+        if depth <= 0 && !self.tutorial && self.engine.options.quiescence {
+            return self.quiesce(pos, ply, alpha, beta);
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return if self.tutorial {

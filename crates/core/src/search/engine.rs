@@ -65,6 +65,10 @@ pub struct SearchOptions {
     pub lmr: bool,
     /// Aspiration windows around the previous depth's score.
     pub aspiration: bool,
+    /// Score positions that can only end in a draw as drawn at once.
+    pub dead_draws: bool,
+    /// Follow board-winning moves past the horizon.
+    pub quiescence: bool,
 }
 
 impl Default for SearchOptions {
@@ -72,6 +76,8 @@ impl Default for SearchOptions {
         SearchOptions {
             lmr: true,
             aspiration: true,
+            dead_draws: true,
+            quiescence: true,
         }
     }
 }

@@ -64,8 +64,13 @@
 //! was sent to (free move, a board it can win at once). Weights were tuned
 //! by self-play matches (SPSA, `uttt tune`; see [`Weights::DEFAULT`]).
 //! Late move reductions (from the fourth move, depth 3 and up) and
-//! aspiration windows (from depth 5) are on; [`SearchOptions`] turns them off
-//! for measurements. Frontier nodes skip the table (cheaper than the cache
+//! aspiration windows (from depth 5) are on. Past the horizon a quiescence
+//! search follows the moves that win a small board (the side to move may
+//! also stand on the static evaluation): worth about +58 Elo at equal nodes
+//! (`uttt match hard@nodes=50000 hard@nodes=50000@qs=0`, 200 games, 58.2%).
+//! Under the standard rules a position where every meta line is blocked
+//! for both sides is scored a draw at once. [`SearchOptions`] turns each of
+//! these off for measurements. Frontier nodes skip the table (cheaper than the cache
 //! miss). If a search is stopped in the middle of a depth, a root move that
 //! has already been proven better than the previous best at that depth is
 //! played.

@@ -24,6 +24,18 @@ pub trait Searchable: Game {
 
     /// The tutorials' rule player (Beginner). `None` once the game is over.
     fn rule_player_move(&self, rng: &mut Rng) -> Option<Self::Move>;
+
+    /// True when the game goes on but can only end in a draw, whatever is
+    /// played: the search then scores it as a draw without going deeper.
+    fn dead_draw(&self) -> bool {
+        false
+    }
+
+    /// The moves the quiescence search follows past the horizon: those that
+    /// decide something at once (in Ultimate, win a small board).
+    fn tactical_moves(&self) -> crate::MoveList<Self::Move> {
+        crate::MoveList::new()
+    }
 }
 
 /// For every 9-bit mask, the set of the eight lines (bit `l` for

@@ -153,35 +153,53 @@ fn progress_reports_each_depth_with_a_legal_pv() {
 #[test]
 fn exact_scores_agree_with_a_brute_force_solver() {
     // Late positions, where forced results within 3 plies are common.
-    let mut forced = 0;
-    for (i, pos) in random_positions(11, 300, 35, 70).iter().enumerate() {
-        let truth = solve(pos, 3);
-        let mut e = Engine::new(Level::Hard, i as u64, 1 << 18);
-        e.set_limits(Limits {
-            max_depth: 3,
-            max_nodes: u64::MAX,
-        });
-        let r = e.choose_within_limits(pos).unwrap();
-        match truth {
-            Some(n) => {
-                forced += 1;
-                assert_eq!(r.score.mate_in(), Some(n), "{pos:?}");
-                if n > 0 {
-                    // The chosen move keeps the fastest win.
-                    let after = pos.play(r.best).unwrap();
-                    let rest = solve(&after, 3);
-                    let ok = after.outcome() == Some(Outcome::Win(pos.side_to_move()))
-                        || rest == Some(-(n - 1));
-                    assert!(ok, "{pos:?} {:?}", r.best);
+    for quiescence in [false, true] {
+        let mut forced = 0;
+        let mut beyond = 0;
+        for (i, pos) in random_positions(11, 300, 35, 70).iter().enumerate() {
+            let truth = solve(pos, 3);
+            let mut e = Engine::new(Level::Hard, i as u64, 1 << 18);
+            e.set_options(SearchOptions {
+                quiescence,
+                ..SearchOptions::default()
+            });
+            e.set_limits(Limits {
+                max_depth: 3,
+                max_nodes: u64::MAX,
+            });
+            let r = e.choose_within_limits(pos).unwrap();
+            match (truth, r.score.mate_in()) {
+                (Some(n), claimed) => {
+                    forced += 1;
+                    assert_eq!(claimed, Some(n), "{pos:?}");
+                    if n > 0 {
+                        // The chosen move keeps the fastest win.
+                        let after = pos.play(r.best).unwrap();
+                        let rest = solve(&after, 3);
+                        let ok = after.outcome() == Some(Outcome::Win(pos.side_to_move()))
+                            || rest == Some(-(n - 1));
+                        assert!(ok, "{pos:?} {:?}", r.best);
+                    }
+                }
+                (None, None) => {}
+                (None, Some(n)) => {
+                    // Only the quiescence search sees past depth 3, and what
+                    // it proves there must be true.
+                    assert!(quiescence, "{pos:?} {:?}", r.score);
+                    assert!(n.unsigned_abs() > 3, "{pos:?} {n}");
+                    assert!(n.unsigned_abs() <= 5, "too deep to check here: {n}");
+                    assert_eq!(solve(pos, n.unsigned_abs()), Some(n), "{pos:?}");
+                    beyond += 1;
                 }
             }
-            None => assert!(r.score.mate_in().is_none(), "{pos:?} {:?}", r.score),
         }
+        assert!(
+            forced > 20,
+            "the sample must contain forced results ({forced})"
+        );
+        // With this seed the quiescence search proves four losses in 4 plies.
+        assert_eq!(beyond > 0, quiescence, "{beyond} results beyond depth 3");
     }
-    assert!(
-        forced > 20,
-        "the sample must contain forced results ({forced})"
-    );
 }
 
 /// Plain minimax with the tutorials' evaluation.

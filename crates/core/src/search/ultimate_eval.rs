@@ -5,7 +5,7 @@ use super::rng::Rng;
 use super::searchable::{threats, Searchable, LINE_TABLES};
 use super::weights::*;
 use crate::lines::{FULL, LINE_MASKS};
-use crate::{Game, Move, MoveList, Player, Ultimate};
+use crate::{Game, Move, MoveList, Player, Rules, Ultimate};
 
 /// The corner boards (and corner cells) as a mask.
 const CORNERS: u16 = 0b101_000_101;
@@ -141,6 +141,37 @@ impl Searchable for Ultimate {
         }
     }
 
+    /// Under the standard rules a game in which every meta line holds a
+    /// board of each side or a drawn board can no longer be won. (Under the
+    /// tie-break rule the count of won boards still decides it.)
+    #[inline]
+    fn dead_draw(&self) -> bool {
+        if self.rules() != Rules::Standard {
+            return false;
+        }
+        let drawn =
+            self.decided_boards() & !self.won_boards(Player::X) & !self.won_boards(Player::O);
+        let blocked = |p: Player| LINE_TABLES.touch[usize::from(self.won_boards(p) | drawn)];
+        blocked(Player::X) & blocked(Player::O) == u8::MAX
+    }
+
+    fn tactical_moves(&self) -> MoveList<Move> {
+        let mut list = MoveList::new();
+        let me = self.side_to_move();
+        let mut boards = self.playable_boards();
+        while boards != 0 {
+            let b = boards.trailing_zeros() as u8;
+            boards &= boards - 1;
+            let mut wins = threats(self.board_cells(me, b), self.board_cells(me.opponent(), b));
+            while wins != 0 {
+                let c = wins.trailing_zeros() as u8;
+                wins &= wins - 1;
+                list.push(Move::new(b, c));
+            }
+        }
+        list
+    }
+
     fn rule_player_move(&self, rng: &mut Rng) -> Option<Move> {
         let moves = self.legal_moves();
         if moves.is_empty() {
@@ -171,7 +202,6 @@ impl Searchable for Ultimate {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Rules;
 
     fn play(moves: &[(u8, u8)]) -> Ultimate {
         let mut pos = Ultimate::new(Rules::Standard);
@@ -193,6 +223,65 @@ mod tests {
         assert_eq!(pos.won_boards(Player::X), 1 << 4);
         assert_eq!(pos.side_to_move(), Player::O);
         assert!(evaluate(&pos, &w) < -w.0[W_BOARD]);
+    }
+
+    /// Random games: each position on the way, with the moves played.
+    fn random_games(seed: u64, games: usize, rules: Rules) -> alloc::vec::Vec<Ultimate> {
+        let mut rng = Rng::new(seed);
+        let mut out = alloc::vec::Vec::new();
+        for _ in 0..games {
+            let mut pos = Ultimate::new(rules);
+            while !pos.is_over() {
+                out.push(pos);
+                let moves = pos.legal_moves();
+                pos.play_unchecked(moves[rng.below(moves.len())]);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn tactical_moves_are_exactly_the_board_winning_moves() {
+        let mut seen = 0;
+        for pos in random_games(5, 200, Rules::Standard) {
+            let me = pos.side_to_move();
+            let tactical = pos.tactical_moves();
+            for &m in pos.legal_moves().iter() {
+                let after = pos.play(m).unwrap();
+                let wins = after.won_boards(me) & !pos.won_boards(me) != 0;
+                assert_eq!(tactical.contains(&m), wins, "{pos:?} {m:?}");
+                seen += usize::from(wins);
+            }
+        }
+        assert!(seen > 1000, "the sample must hold board wins ({seen})");
+    }
+
+    #[test]
+    fn a_dead_draw_cannot_be_won_by_anyone() {
+        let mut rng = Rng::new(9);
+        let mut dead = 0;
+        for pos in random_games(3, 1000, Rules::Standard) {
+            if !pos.dead_draw() {
+                continue;
+            }
+            dead += 1;
+            for _ in 0..5 {
+                let mut p = pos;
+                while !p.is_over() {
+                    let moves = p.legal_moves();
+                    p.play_unchecked(moves[rng.below(moves.len())]);
+                    assert!(p.is_over() || p.dead_draw(), "{p:?}");
+                }
+                assert_eq!(p.outcome(), Some(crate::Outcome::Draw), "{pos:?}");
+            }
+        }
+        assert!(dead > 100, "the sample must hold dead draws ({dead})");
+        // Under the tie-break rule the won boards still count.
+        assert!(random_games(3, 50, Rules::TieBreak)
+            .iter()
+            .all(|p| !p.dead_draw()));
+        // Early on a line is always open.
+        assert!(!Ultimate::new(Rules::Standard).dead_draw());
     }
 
     #[test]
