@@ -41,17 +41,33 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
         }
     }
 
-    /// The score of a finished game for the side to move at `ply`.
+    /// Counts a node and polls `stop` every [`POLL_INTERVAL`] nodes; true
+    /// once the search is aborted.
     #[inline]
-    fn terminal<G: Searchable>(&self, pos: &G, outcome: Outcome, ply: usize) -> i32 {
-        if self.tutorial {
-            return pos.tutorial_eval();
+    fn enter(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes % POLL_INTERVAL == 0 {
+            self.poll();
         }
-        match outcome {
-            Outcome::Draw => 0,
-            Outcome::Win(p) if p == pos.side_to_move() => Eval::MATE - ply as i32,
-            Outcome::Win(_) => -(Eval::MATE - ply as i32),
+        self.aborted
+    }
+
+    /// The score for the side to move at `ply` of a position whose result
+    /// is already fixed: a finished game, or one that can only be drawn.
+    #[inline]
+    fn settled<G: Searchable>(&self, pos: &G, ply: usize) -> Option<i32> {
+        if let Some(outcome) = pos.outcome() {
+            return Some(if self.tutorial {
+                pos.tutorial_eval()
+            } else {
+                match outcome {
+                    Outcome::Draw => 0,
+                    Outcome::Win(p) if p == pos.side_to_move() => Eval::MATE - ply as i32,
+                    Outcome::Win(_) => -(Eval::MATE - ply as i32),
+                }
+            });
         }
+        (!self.tutorial && self.engine.options.dead_draws && pos.dead_draw()).then_some(0)
     }
 
     /// Copies the child's principal variation behind `m` at `ply`.
@@ -212,19 +228,12 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
         for &m in pos.tactical_moves().iter() {
             let mut child = *pos;
             child.play_unchecked(m);
-            self.nodes += 1;
-            if self.nodes % POLL_INTERVAL == 0 {
-                self.poll();
-            }
-            if self.aborted {
+            if self.enter() {
                 return 0;
             }
-            let v = if let Some(outcome) = child.outcome() {
-                -self.terminal(&child, outcome, ply + 1)
-            } else if self.engine.options.dead_draws && child.dead_draw() {
-                0
-            } else {
-                -self.quiesce(&child, ply + 1, -beta, -alpha)
+            let v = match self.settled(&child, ply + 1) {
+                Some(v) => -v,
+                None => -self.quiesce(&child, ply + 1, -beta, -alpha),
             };
             if v > best {
                 best = v;
@@ -248,18 +257,11 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
         mut beta: i32,
     ) -> i32 {
         self.engine.pv_len[ply] = ply;
-        self.nodes += 1;
-        if self.nodes % POLL_INTERVAL == 0 {
-            self.poll();
-        }
-        if self.aborted {
+        if self.enter() {
             return 0;
         }
-        if let Some(outcome) = pos.outcome() {
-            return self.terminal(pos, outcome, ply);
-        }
-        if !self.tutorial && self.engine.options.dead_draws && pos.dead_draw() {
-            return 0;
+        if let Some(v) = self.settled(pos, ply) {
+            return v;
         }
         if depth <= 0 && !self.tutorial && self.engine.options.quiescence {
             return self.quiesce(pos, ply, alpha, beta);
