@@ -99,6 +99,25 @@ pub(crate) fn evaluate(pos: &Ultimate, weights: &Weights) -> i32 {
     s
 }
 
+/// The legal moves (in [`Game::legal_moves`] order) on which `p` would
+/// complete a line of a small board: the side to move's board wins, or the
+/// ones it must block.
+fn completing_moves(pos: &Ultimate, p: Player) -> MoveList<Move> {
+    let mut list = MoveList::new();
+    let mut boards = pos.playable_boards();
+    while boards != 0 {
+        let b = boards.trailing_zeros() as u8;
+        boards &= boards - 1;
+        let mut cells = threats(pos.board_cells(p, b), pos.board_cells(p.opponent(), b));
+        while cells != 0 {
+            let c = cells.trailing_zeros() as u8;
+            cells &= cells - 1;
+            list.push(Move::new(b, c));
+        }
+    }
+    list
+}
+
 /// The tutorials' evaluation for `p`, ignoring wins.
 fn tutorial_lines(pos: &Ultimate, p: Player) -> i32 {
     let mine = pos.won_boards(p);
@@ -156,20 +175,7 @@ impl Searchable for Ultimate {
     }
 
     fn tactical_moves(&self) -> MoveList<Move> {
-        let mut list = MoveList::new();
-        let me = self.side_to_move();
-        let mut boards = self.playable_boards();
-        while boards != 0 {
-            let b = boards.trailing_zeros() as u8;
-            boards &= boards - 1;
-            let mut wins = threats(self.board_cells(me, b), self.board_cells(me.opponent(), b));
-            while wins != 0 {
-                let c = wins.trailing_zeros() as u8;
-                wins &= wins - 1;
-                list.push(Move::new(b, c));
-            }
-        }
-        list
+        completing_moves(self, self.side_to_move())
     }
 
     fn rule_player_move(&self, rng: &mut Rng) -> Option<Move> {
@@ -178,24 +184,12 @@ impl Searchable for Ultimate {
             return None;
         }
         let me = self.side_to_move();
-        let pick = |cond: &dyn Fn(&Move) -> bool, rng: &mut Rng| {
-            let mut chosen = MoveList::new();
-            moves
-                .iter()
-                .filter(|m| cond(m))
-                .for_each(|&m| chosen.push(m));
-            (!chosen.is_empty()).then(|| chosen[rng.below(chosen.len())])
+        let pick = |list: &MoveList<Move>, rng: &mut Rng| {
+            (!list.is_empty()).then(|| list[rng.below(list.len())])
         };
-        let completes = |p: Player, m: &Move| {
-            threats(
-                self.board_cells(p, m.board),
-                self.board_cells(p.opponent(), m.board),
-            ) & (1 << m.cell)
-                != 0
-        };
-        pick(&|m| completes(me, m), rng)
-            .or_else(|| pick(&|m| completes(me.opponent(), m), rng))
-            .or_else(|| pick(&|_| true, rng))
+        pick(&completing_moves(self, me), rng)
+            .or_else(|| pick(&completing_moves(self, me.opponent()), rng))
+            .or_else(|| pick(&moves, rng))
     }
 }
 
