@@ -234,6 +234,13 @@ impl Ultimate {
         self.decided
     }
 
+    /// A 9-bit mask of the small boards that are full with no line.
+    #[inline]
+    #[must_use]
+    pub const fn drawn_boards(&self) -> u16 {
+        self.decided & !self.won[0] & !self.won[1]
+    }
+
     /// Whether small board `board` is open, won, or drawn.
     #[must_use]
     pub fn board_status(&self, board: u8) -> BoardStatus {

@@ -60,6 +60,7 @@ fn board_status_and_board_line() {
     assert_eq!(pos.won_boards(Player::X), 1);
     assert_eq!(pos.won_boards(Player::O), 1 << 1);
     assert_eq!(pos.decided_boards(), 0b1_0011);
+    assert_eq!(pos.drawn_boards(), 1 << 4);
     assert_eq!(pos.playable_boards(), 0x1FF & !0b1_0011);
 }
 

@@ -64,7 +64,7 @@ fn small_score(mine: u16, theirs: u16, imp: i32, w: &[i32; WEIGHT_COUNT]) -> i32
 #[inline]
 fn x_score(pos: &Ultimate, w: &[i32; WEIGHT_COUNT]) -> i32 {
     let decided = pos.decided_boards();
-    let drawn = decided & !pos.won_boards(Player::X) & !pos.won_boards(Player::O);
+    let drawn = pos.drawn_boards();
     let (sx, live_x) = meta_score(pos, Player::X, drawn, w);
     let (so, live_o) = meta_score(pos, Player::O, drawn, w);
     let mut s = sx - so;
@@ -168,8 +168,7 @@ impl Searchable for Ultimate {
         if self.rules() != Rules::Standard {
             return false;
         }
-        let drawn =
-            self.decided_boards() & !self.won_boards(Player::X) & !self.won_boards(Player::O);
+        let drawn = self.drawn_boards();
         let blocked = |p: Player| LINE_TABLES.touch[usize::from(self.won_boards(p) | drawn)];
         blocked(Player::X) & blocked(Player::O) == u8::MAX
     }
