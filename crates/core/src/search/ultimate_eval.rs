@@ -1,10 +1,11 @@
 //! Search support for Ultimate: the tuned evaluation, the tutorials'
 //! evaluation and rule player.
 
+use super::board_odds::{state, CERTAIN, ODDS};
 use super::rng::Rng;
 use super::searchable::{threats, Searchable, LINE_TABLES};
 use super::weights::*;
-use crate::lines::{FULL, LINE_MASKS};
+use crate::lines::{FULL, LINES, LINE_MASKS};
 use crate::{Game, Move, MoveList, Player, Rules, Ultimate};
 
 /// The corner boards (and corner cells) as a mask.
@@ -68,17 +69,37 @@ fn x_score(pos: &Ultimate, w: &[i32; WEIGHT_COUNT]) -> i32 {
     let (sx, live_x) = meta_score(pos, Player::X, drawn, w);
     let (so, live_o) = meta_score(pos, Player::O, drawn, w);
     let mut s = sx - so;
+    // Each board's odds for X and for O; decided boards are certain.
+    let mut odds = [[0u32; 2]; 9];
+    for (p, side) in [Player::X, Player::O].into_iter().enumerate() {
+        let mut won = pos.won_boards(side);
+        while won != 0 {
+            odds[won.trailing_zeros() as usize][p] = CERTAIN;
+            won &= won - 1;
+        }
+    }
     let mut open = !decided & FULL;
     while open != 0 {
         let b = open.trailing_zeros() as u8;
         open &= open - 1;
         let x = pos.board_cells(Player::X, b);
         let o = pos.board_cells(Player::O, b);
+        let [ox, oo] = ODDS[state(x, o)];
+        odds[usize::from(b)] = [u32::from(ox), u32::from(oo)];
         let through = LINES_THROUGH[usize::from(b)];
         s += small_score(x, o, (through & live_x).count_ones() as i32, w)
             - small_score(o, x, (through & live_o).count_ones() as i32, w);
     }
-    s
+    let mut lines = 0i64;
+    for [a, b, c] in LINES {
+        let (a, b, c) = (
+            odds[usize::from(a)],
+            odds[usize::from(b)],
+            odds[usize::from(c)],
+        );
+        lines += i64::from(a[0] * b[0] * c[0]) - i64::from(a[1] * b[1] * c[1]);
+    }
+    s + (lines * i64::from(w[W_LINE_ODDS]) / i64::from(CERTAIN.pow(3))) as i32
 }
 
 /// The tuned evaluation for the side to move.
@@ -216,6 +237,45 @@ mod tests {
         assert_eq!(pos.won_boards(Player::X), 1 << 4);
         assert_eq!(pos.side_to_move(), Player::O);
         assert!(evaluate(&pos, &w) < -w.0[W_BOARD]);
+    }
+
+    #[test]
+    fn line_odds_grow_with_won_boards_and_vanish_on_blocked_lines() {
+        // Only the line-odds term counts.
+        let mut w = Weights([0; WEIGHT_COUNT]);
+        w.0[W_LINE_ODDS] = 1000;
+        let x_view = |pos: &Ultimate| x_score(pos, &w.0);
+        assert_eq!(x_view(&Ultimate::new(Rules::Standard)), 0);
+        // X wins board 4, the centre of four meta lines.
+        let one = play(&[(4, 0), (0, 4), (4, 1), (1, 4), (4, 2)]);
+        assert!(x_view(&one) > 0);
+        // X wins board 0 as well (after a free move): the 0-4-8 line needs only
+        // board 8 now.
+        let two = play(&[
+            (4, 0),
+            (0, 4),
+            (4, 1),
+            (1, 4),
+            (4, 2),
+            (2, 0),
+            (0, 1),
+            (1, 0),
+            (0, 2),
+            (2, 4),
+            (0, 0),
+        ]);
+        assert_eq!(two.won_boards(Player::X), 0b1_0001);
+        assert!(x_view(&two) > x_view(&one) + 100, "{}", x_view(&two));
+        // Seen from O, the same position is as bad as it is good for X.
+        let mirror = Ultimate::from_cells(
+            Rules::Standard,
+            [
+                core::array::from_fn(|b| two.board_cells(Player::O, b as u8)),
+                core::array::from_fn(|b| two.board_cells(Player::X, b as u8)),
+            ],
+            two.required_board(),
+        );
+        assert_eq!(x_view(&mirror), -x_view(&two));
     }
 
     /// Random games: each position on the way, with the moves played.
