@@ -98,7 +98,7 @@ pub use eval::{Eval, MAX_PLY};
 pub use level::Level;
 pub use rng::Rng;
 pub use searchable::Searchable;
-pub use weights::{Weights, WEIGHT_COUNT, WEIGHT_NAMES};
+pub use weights::{Weights, WEIGHT_COUNT, WEIGHT_NAMES, WEIGHT_UNITS};
 
 #[cfg(test)]
 mod tests;

@@ -102,7 +102,9 @@ fn x_score(pos: &Ultimate, w: &[i32; WEIGHT_COUNT]) -> i32 {
     s + (lines * i64::from(w[W_LINE_ODDS]) / i64::from(CERTAIN.pow(3))) as i32
 }
 
-/// The tuned evaluation for the side to move.
+/// The tuned evaluation for the side to move, in [`Eval`] units.
+///
+/// [`Eval`]: super::Eval
 #[inline]
 pub(crate) fn evaluate(pos: &Ultimate, weights: &Weights) -> i32 {
     let w = &weights.0;
@@ -117,7 +119,7 @@ pub(crate) fn evaluate(pos: &Ultimate, weights: &Weights) -> i32 {
             }
         }
     }
-    s
+    s / WEIGHT_UNITS
 }
 
 /// The legal moves (in [`Game::legal_moves`] order) on which `p` would
@@ -230,7 +232,10 @@ mod tests {
         // The empty board: both sides alike apart from the side to move.
         let w = Weights::DEFAULT;
         let start = Ultimate::new(Rules::Standard);
-        assert_eq!(evaluate(&start, &w), w.0[W_TEMPO] + w.0[W_FREE_MOVE]);
+        assert_eq!(
+            evaluate(&start, &w),
+            (w.0[W_TEMPO] + w.0[W_FREE_MOVE]) / WEIGHT_UNITS
+        );
         // X has won board 4 (centre) while O has one stray cell: X is better,
         // seen from either side to move.
         let pos = play(&[(4, 0), (0, 4), (4, 1), (1, 4), (4, 2)]);

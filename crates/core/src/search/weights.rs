@@ -6,8 +6,15 @@ use core::fmt;
 /// How many weights there are.
 pub const WEIGHT_COUNT: usize = 15;
 
-/// The weights of the Ultimate evaluation, indexed by the `W_*` constants.
-/// Units: about 100 for a won small board.
+/// How many weight units make one unit of the evaluation. The meta lines'
+/// odds make a won board worth some 500 weight units in engine games;
+/// dividing by this keeps the evaluation at its documented scale of about
+/// 100 per won small board (which the evaluation bar, Medium's margin and
+/// the aspiration window assume) while the weights keep a fine resolution.
+pub const WEIGHT_UNITS: i32 = 5;
+
+/// The weights of the Ultimate evaluation, indexed by the `W_*` constants,
+/// in units of 1/[`WEIGHT_UNITS`] of the evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Weights(pub [i32; WEIGHT_COUNT]);
 
