@@ -272,15 +272,35 @@ mod tests {
         assert_eq!(two.won_boards(Player::X), 0b1_0001);
         assert!(x_view(&two) > x_view(&one) + 100, "{}", x_view(&two));
         // Seen from O, the same position is as bad as it is good for X.
-        let mirror = Ultimate::from_cells(
-            Rules::Standard,
-            [
-                core::array::from_fn(|b| two.board_cells(Player::O, b as u8)),
-                core::array::from_fn(|b| two.board_cells(Player::X, b as u8)),
-            ],
-            two.required_board(),
+        let swap = |pos: &Ultimate| {
+            Ultimate::from_cells(
+                Rules::Standard,
+                [
+                    core::array::from_fn(|b| pos.board_cells(Player::O, b as u8)),
+                    core::array::from_fn(|b| pos.board_cells(Player::X, b as u8)),
+                ],
+                pos.required_board(),
+            )
+        };
+        assert_eq!(x_view(&swap(&two)), -x_view(&two));
+
+        // X holds boards 0 and 1, boards 3 to 8 are drawn: only the top row
+        // is open to anybody, and it is worth board 2's odds for X.
+        const DRAWN: [u16; 2] = [0b101_100_011, 0b010_011_100];
+        let mut cells = [[DRAWN[0]; 9], [DRAWN[1]; 9]];
+        cells[0][..3].copy_from_slice(&[0b111, 0b111, 0]);
+        cells[1][..3].copy_from_slice(&[0, 0, 0]);
+        let open = Ultimate::from_cells(Rules::Standard, cells, None);
+        let odds = i32::from(ODDS[state(0, 0)][0]);
+        assert_eq!(x_view(&open), 1000 * odds / CERTAIN as i32);
+        assert_eq!(x_view(&swap(&open)), -x_view(&open));
+        // Board 2 drawn as well: no line is left, and the term is zero.
+        cells[0][2] = DRAWN[0];
+        cells[1][2] = DRAWN[1];
+        assert_eq!(
+            x_view(&Ultimate::from_cells(Rules::Standard, cells, None)),
+            0
         );
-        assert_eq!(x_view(&mirror), -x_view(&two));
     }
 
     /// Random games: each position on the way, with the moves played.

@@ -77,8 +77,8 @@ impl Weights {
     /// +127 ± 60 Elo against those. Then `line_odds` was added at 1500 (the
     /// best of 100..6000 by hand, +135 ± 41 Elo at 50k nodes per move) and
     /// all fifteen re-tuned by two more runs of 600 pairs at 20k nodes; the
-    /// result scores 70.5% (+151 ± 45 Elo) against the fourteen-weight
-    /// vector in 200 games at 50k nodes per move (63.7% with `--seed 5`).
+    /// result scores 67.5% (+127 ± 43 Elo) against the fourteen-weight
+    /// vector in 200 paired games at 50k nodes per move.
     pub const DEFAULT: Weights =
         Weights([57, 18, 9, 22, 97, 76, 12, 13, 1, 0, -5, 32, 46, 10, 1295]);
 
