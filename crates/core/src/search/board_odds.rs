@@ -120,7 +120,7 @@ mod tests {
         assert!(x > 2 * o && x > odds_of(0, 0)[0], "{x} {o}");
         // Blocking the threat at 2 takes most of that away.
         assert!(odds_of(0b11, 0b100)[0] < x);
-        // Mirror images have mirrored odds.
+        // Swapping the sides swaps their odds.
         assert_eq!(odds_of(0b1_0001, 0b100), {
             let [a, b] = odds_of(0b100, 0b1_0001);
             [b, a]
