@@ -1,14 +1,16 @@
 //! Drawing a position as text: the 9x9 grid with its small boards framed,
 //! coordinates on every edge, the playable boards' empty cells dotted, won
-//! boards as a big X or O, and the last move in brackets.
+//! boards as a big X or O, the last move in brackets, and the line that won
+//! the game named under the board (and lit up in colour).
 //!
 //! Everything is readable without colour (tests and pipes see plain text);
 //! colour only adds emphasis when stdout is a terminal and `NO_COLOR` is unset.
 
 use std::io::IsTerminal;
 
+use uttt_core::lines::FULL;
 use uttt_core::notation::region_name;
-use uttt_core::{BoardStatus, Classic, Game, Player, Ultimate};
+use uttt_core::{BoardStatus, Classic, ClassicMove, Game, Player, Ultimate};
 
 /// How to draw: with ANSI colour or plain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,7 +81,14 @@ struct SmallBoard {
     drawn: bool,
     /// The cell of the last move, if it is in this board.
     last: Option<u8>,
+    /// Part of the line that won the game: lit up in colour (Ultimate: the
+    /// whole board's glyph; Classic: the cells of `line`).
+    line: u16,
 }
+
+/// The SGR code for the marks of the winning line: black on yellow, unlike
+/// any other emphasis on the board.
+const WINNING_LINE: &str = "1;30;43";
 
 impl SmallBoard {
     /// The three rows of the board, each 7 visible characters wide:
@@ -109,7 +118,13 @@ impl SmallBoard {
             // The last move in a won board is the winner's own (it won it).
             return if glyph(w) & bit != 0 || self.last == Some(cell) {
                 style.paint(
-                    if w == Player::X { "1;97;41" } else { "1;97;46" },
+                    if self.line != 0 {
+                        WINNING_LINE
+                    } else if w == Player::X {
+                        "1;97;41"
+                    } else {
+                        "1;97;46"
+                    },
                     if w == Player::X { "X" } else { "O" },
                 )
             } else {
@@ -117,6 +132,9 @@ impl SmallBoard {
             };
         }
         match self.cells[usize::from(cell)] {
+            Some(p) if self.line & bit != 0 => {
+                style.paint(WINNING_LINE, if p == Player::X { "X" } else { "O" })
+            }
             Some(p) if self.drawn => style.paint("2", if p == Player::X { "X" } else { "O" }),
             Some(p) => style.piece(p),
             None if self.legal & bit != 0 => style.paint("1;32", "."),
@@ -153,7 +171,20 @@ fn ultimate_board(pos: &Ultimate, board: u8) -> SmallBoard {
         },
         drawn: status == BoardStatus::Drawn,
         last: pos.last_move().filter(|m| m.board == board).map(|m| m.cell),
+        line: if pos.winning_line().is_some_and(|l| l.contains(&board)) {
+            FULL
+        } else {
+            0
+        },
     }
+}
+
+/// The sentence naming the winning line, e.g. ` The line: a1, b2 and c3.`,
+/// from the names of its three parts; empty when there is no line.
+fn line_sentence(parts: Option<[String; 3]>) -> String {
+    parts.map_or_else(String::new, |[a, b, c]| {
+        format!(" The line: {a}, {b} and {c}.")
+    })
 }
 
 /// The cells of board `b` as a range of the notation, e.g. `g1-i3`.
@@ -196,7 +227,12 @@ impl Front for Ultimate {
     fn turn_line(&self) -> String {
         let mut text = last_move_text(self);
         match self.outcome() {
-            Some(o) => text.push_str(&format!("Game over: {o}.")),
+            Some(o) => {
+                text.push_str(&format!("Game over: {o}."));
+                text.push_str(&line_sentence(self.winning_line().map(|l| {
+                    l.map(|b| format!("{} board", region_name(b).unwrap_or("?")))
+                })));
+            }
             None => {
                 let p = self.side_to_move();
                 match self.required_board() {
@@ -237,6 +273,9 @@ impl Front for Classic {
             winner: None,
             drawn: over && self.outcome().and_then(|o| o.winner()).is_none(),
             last: self.last_move().map(|m| m.0),
+            line: self
+                .winning_line()
+                .map_or(0, |l| l.iter().fold(0, |m, &c| m | 1 << c)),
         };
         let mut out = String::from(CLASSIC_COLUMNS);
         out.push_str(CLASSIC_RULE);
@@ -251,7 +290,13 @@ impl Front for Classic {
     fn turn_line(&self) -> String {
         let mut text = last_move_text(self);
         match self.outcome() {
-            Some(o) => text.push_str(&format!("Game over: {o}.")),
+            Some(o) => {
+                text.push_str(&format!("Game over: {o}."));
+                text.push_str(&line_sentence(
+                    self.winning_line()
+                        .map(|l| l.map(|c| ClassicMove(c).to_string())),
+                ));
+            }
             None => text.push_str(&format!("{} to move.", self.side_to_move())),
         }
         text
@@ -263,7 +308,7 @@ mod tests {
     use super::*;
     use uttt_core::notation::parse_move;
     use uttt_core::record::{parse_position, AnyGame};
-    use uttt_core::{ClassicMove, Rules};
+    use uttt_core::Rules;
 
     fn play(pos: &mut Ultimate, moves: &[&str]) {
         for m in moves {
@@ -313,6 +358,47 @@ mod tests {
         assert!(lines[2].starts_with("  1 | X  [X]|"), "{}", lines[2]);
         assert!(lines[3].starts_with("  2 |   X   |"), "{}", lines[3]);
         assert!(lines[4].starts_with("  3 | X   X |"), "{}", lines[4]);
+    }
+
+    #[test]
+    fn winning_line_is_named_and_lit() {
+        // X has won the top-left and centre boards (rows 1 and 4 of the
+        // grid) and completes the bottom-right one at i7.
+        let grid = "xxxoo.oo./........./........./...xxx.../oo....oo./........./......xx./........./.........";
+        let AnyGame::Ultimate(h) = parse_position(&format!("ultimate-standard {grid} 8")).unwrap()
+        else {
+            panic!("not ultimate");
+        };
+        let mut pos = *h.current();
+        play(&mut pos, &["i7"]);
+        assert_eq!(
+            pos.turn_line(),
+            "Last move: X i7. Game over: X wins. The line: top-left board, centre board and \
+             bottom-right board."
+        );
+        let lit = format!("\x1b[{WINNING_LINE}mX");
+        // Five glyph cells in each of the three boards of the line, nowhere else.
+        assert_eq!(pos.render(Style { colour: true }).matches(&lit).count(), 15);
+        assert!(!pos.render(Style::PLAIN).contains('\x1b'));
+
+        let mut classic = Classic::new();
+        for c in [0, 3, 1, 4, 2] {
+            classic.try_play(ClassicMove(c)).unwrap();
+        }
+        assert_eq!(
+            classic.turn_line(),
+            "Last move: X c1. Game over: X wins. The line: a1, b1 and c1."
+        );
+        assert_eq!(
+            classic.render(Style { colour: true }).matches(&lit).count(),
+            3
+        );
+        // No line is named while the game goes on or after a draw.
+        let mut drawn = Classic::new();
+        for c in [4, 0, 2, 6, 3, 5, 1, 7, 8] {
+            drawn.try_play(ClassicMove(c)).unwrap();
+        }
+        assert_eq!(drawn.turn_line(), "Last move: X c3. Game over: draw.");
     }
 
     #[test]
