@@ -81,8 +81,9 @@ struct SmallBoard {
     drawn: bool,
     /// The cell of the last move, if it is in this board.
     last: Option<u8>,
-    /// Part of the line that won the game: lit up in colour (Ultimate: the
-    /// whole board's glyph; Classic: the cells of `line`).
+    /// The cells lit up in colour as part of the line that won the game:
+    /// Classic's three cells, or every cell of an Ultimate board in that
+    /// line (so its big letter is lit).
     line: u16,
 }
 
@@ -118,7 +119,7 @@ impl SmallBoard {
             // The last move in a won board is the winner's own (it won it).
             return if glyph(w) & bit != 0 || self.last == Some(cell) {
                 style.paint(
-                    if self.line != 0 {
+                    if self.line & bit != 0 {
                         WINNING_LINE
                     } else if w == Player::X {
                         "1;97;41"
@@ -310,6 +311,17 @@ mod tests {
     use uttt_core::record::{parse_position, AnyGame};
     use uttt_core::Rules;
 
+    /// The Ultimate position of a `grid` (nine rows of the 9x9 board, top
+    /// first) with the side to move sent to board `target`.
+    fn ultimate(grid: &str, target: u8) -> Ultimate {
+        let AnyGame::Ultimate(h) =
+            parse_position(&format!("ultimate-standard {grid} {target}")).unwrap()
+        else {
+            panic!("not ultimate");
+        };
+        *h.current()
+    }
+
     fn play(pos: &mut Ultimate, moves: &[&str]) {
         for m in moves {
             pos.try_play(parse_move(m).unwrap()).unwrap();
@@ -346,11 +358,7 @@ mod tests {
     fn won_board_is_a_big_letter() {
         // X holds a1 and b1 and is sent to the top-left board.
         let grid = "xx......./........./........./...o..o../........./........./........./........./.........";
-        let AnyGame::Ultimate(h) = parse_position(&format!("ultimate-standard {grid} 0")).unwrap()
-        else {
-            panic!("not ultimate");
-        };
-        let mut pos = *h.current();
+        let mut pos = ultimate(grid, 0);
         play(&mut pos, &["c1"]);
         assert_eq!(pos.board_status(0), BoardStatus::Won(Player::X));
         let text = pos.render(Style::PLAIN);
@@ -365,11 +373,7 @@ mod tests {
         // X has won the top-left and centre boards (rows 1 and 4 of the
         // grid) and completes the bottom-right one at i7.
         let grid = "xxxoo.oo./........./........./...xxx.../oo....oo./........./......xx./........./.........";
-        let AnyGame::Ultimate(h) = parse_position(&format!("ultimate-standard {grid} 8")).unwrap()
-        else {
-            panic!("not ultimate");
-        };
-        let mut pos = *h.current();
+        let mut pos = ultimate(grid, 8);
         play(&mut pos, &["i7"]);
         assert_eq!(
             pos.turn_line(),
