@@ -48,7 +48,7 @@ const SPEC: Spec = Spec {
 pub fn run(args: &[String]) -> Result<ExitCode, UsageError> {
     let p = SPEC.parse(args)?;
     if p.help {
-        print!("{HELP}");
+        out!("{HELP}");
         return Ok(ExitCode::SUCCESS);
     }
     p.at_most_positional(1)?;
@@ -74,8 +74,8 @@ pub fn run(args: &[String]) -> Result<ExitCode, UsageError> {
 }
 
 fn analyse<G: Front + Searchable>(pos: &G, movetime: Duration, depth: Option<u32>) {
-    print!("{}", pos.render(Style::detect()));
-    println!("{}", pos.turn_line());
+    out!("{}", pos.render(Style::detect()));
+    outln!("{}", pos.turn_line());
     if pos.is_over() {
         return;
     }
@@ -92,7 +92,7 @@ fn analyse<G: Front + Searchable>(pos: &G, movetime: Duration, depth: Option<u32
             0.0
         };
         let pv: Vec<String> = p.pv.iter().map(ToString::to_string).collect();
-        println!(
+        outln!(
             "depth {:>2}  score {:>11}  nodes {:>10}  time {:>6} ms  {:>7.0} knps  pv {}",
             p.depth,
             p.score.to_string(),
@@ -102,7 +102,7 @@ fn analyse<G: Front + Searchable>(pos: &G, movetime: Duration, depth: Option<u32
             pv.join(" ")
         );
     });
-    println!(
+    outln!(
         "best move {} for {} (depth {}, score {}, {} nodes)",
         thought.mv,
         pos.side_to_move(),

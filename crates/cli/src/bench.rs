@@ -47,7 +47,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut it = args.iter();
     while let Some(a) = it.next() {
         if a == "--help" || a == "-h" {
-            println!("{HELP}");
+            outln!("{HELP}");
             return Ok(());
         }
         let v = it
@@ -79,9 +79,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut total_nodes = 0u64;
     let mut total_secs = 0.0f64;
     let cpu_start = thread_cpu_secs();
-    println!(
+    outln!(
         "{:>3} {:>4} {:>12} {:>9} {:>11}  best score",
-        "#", "ply", "nodes", "ms", "nodes/s"
+        "#",
+        "ply",
+        "nodes",
+        "ms",
+        "nodes/s"
     );
     // One table, cleared (and so paged in) before each position, outside the timing.
     let mut engine = bench::engine(depth, table_mib);
@@ -95,7 +99,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         let secs = start.elapsed().as_secs_f64();
         total_nodes += r.nodes;
         total_secs += secs;
-        println!(
+        outln!(
             "{:>3} {:>4} {:>12} {:>9.1} {:>11.0}  {} {}",
             i + 1,
             pos.ply(),
@@ -106,7 +110,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             r.score
         );
     }
-    println!(
+    outln!(
         "total: {total_nodes} nodes in {:.3} s = {:.0} nodes/s (depth {depth}, {count} positions)",
         total_secs,
         total_nodes as f64 / total_secs.max(1e-9)
@@ -114,7 +118,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     if let (Some(a), Some(b)) = (cpu_start, thread_cpu_secs()) {
         // Includes clearing the table between positions: a slight underestimate.
         let cpu = (b - a).max(0.01);
-        println!(
+        outln!(
             "cpu:   {cpu:.2} s of this thread = {:.0} nodes per CPU second (less affected by other load)",
             total_nodes as f64 / cpu
         );

@@ -84,7 +84,7 @@ pub struct Config {
 pub fn run(args: &[String]) -> Result<ExitCode, UsageError> {
     let p = SPEC.parse(args)?;
     if p.help {
-        print!("{HELP}");
+        out!("{HELP}");
         return Ok(ExitCode::SUCCESS);
     }
     p.at_most_positional(0)?;

@@ -3,6 +3,9 @@
 //! One subcommand per file; this file only dispatches and turns usage
 //! errors into exit code 2.
 
+#[macro_use]
+mod out;
+
 mod ai;
 mod analyse;
 mod args;
@@ -92,17 +95,17 @@ fn main() -> ExitCode {
     };
     match first.as_str() {
         "-h" | "--help" => {
-            print!("{HELP}");
+            out!("{HELP}");
             return ExitCode::SUCCESS;
         }
         "-V" | "--version" => {
-            println!("uttt {}", env!("CARGO_PKG_VERSION"));
+            outln!("uttt {}", env!("CARGO_PKG_VERSION"));
             return ExitCode::SUCCESS;
         }
         "help" => {
             return match argv.get(1) {
                 None => {
-                    print!("{HELP}");
+                    out!("{HELP}");
                     ExitCode::SUCCESS
                 }
                 // `uttt help play` is `uttt play --help`.

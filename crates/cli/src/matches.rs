@@ -445,7 +445,7 @@ fn run_match(a: &Spec, b: &Spec, o: &Options) -> Result<MatchOutcome, String> {
                     break;
                 }
                 let opening = &openings[g / 2];
-                let a_plays = if g % 2 == 0 { Player::X } else { Player::O };
+                let a_plays = if g.is_multiple_of(2) { Player::X } else { Player::O };
                 let seed = o.seed.wrapping_mul(1_000_003).wrapping_add(g as u64);
                 let players = a
                     .instantiate(seed, o.movetime)
@@ -467,7 +467,7 @@ fn run_match(a: &Spec, b: &Spec, o: &Options) -> Result<MatchOutcome, String> {
                         GameResult::BWins => "B wins",
                     };
                     let why = why.map(|w| format!(" ({w})")).unwrap_or_default();
-                    println!(
+                    outln!(
                         "game {:>4}: A={a_plays} {res:<6} {:>2} plies  {record}{why}",
                         g + 1,
                         moves.len()
@@ -495,7 +495,7 @@ fn run_match(a: &Spec, b: &Spec, o: &Options) -> Result<MatchOutcome, String> {
 /// A usage error (the message says what is wrong), or an engine that cannot start.
 pub fn run(args: &[String]) -> Result<(), String> {
     if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{MATCH_HELP}");
+        outln!("{MATCH_HELP}");
         return Ok(());
     }
     let mut names = Vec::new();
@@ -509,7 +509,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let m = run_match(&a, &b, &o)?;
     let t = m.tally;
     let (elo, err) = t.elo();
-    println!(
+    outln!(
         "{a_name} vs {b_name}: {} games  +{} ={} -{}  score {:.1}%  {}  ({:.0} s)",
         t.games(),
         t.wins,
@@ -520,7 +520,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         start.elapsed().as_secs_f64()
     );
     for (p, c) in [(Player::X, m.by_colour[0]), (Player::O, m.by_colour[1])] {
-        println!(
+        outln!(
             "  {a_name} as {p}: +{} ={} -{}  score {:.1}%",
             c.wins,
             c.draws,
@@ -547,7 +547,7 @@ side that scored better. Prints the weights every 10 iterations; finish with
 /// A usage error.
 pub fn run_tune(args: &[String]) -> Result<(), String> {
     if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{TUNE_HELP}");
+        outln!("{TUNE_HELP}");
         return Ok(());
     }
     let mut iterations = 200u64;
@@ -660,10 +660,10 @@ pub fn run_tune(args: &[String]) -> Result<(), String> {
             }
         }
         if k % 10 == 0 || k == iterations {
-            println!("iteration {k}: {}", to_weights(&theta));
+            outln!("iteration {k}: {}", to_weights(&theta));
         }
     }
-    println!("final: {}", to_weights(&theta));
+    outln!("final: {}", to_weights(&theta));
     Ok(())
 }
 

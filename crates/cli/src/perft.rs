@@ -44,7 +44,7 @@ const SPEC: Spec = Spec {
 pub fn run(args: &[String]) -> Result<ExitCode, UsageError> {
     let p = SPEC.parse(args)?;
     if p.help {
-        print!("{HELP}");
+        out!("{HELP}");
         return Ok(ExitCode::SUCCESS);
     }
     p.at_most_positional(1)?;
@@ -87,21 +87,21 @@ fn report<G: Game>(pos: &G, depth: u32, divide_wanted: bool) {
     let total = if divide_wanted {
         let split = divide(pos, depth);
         for (m, n) in &split {
-            println!("{m}: {n}");
+            outln!("{m}: {n}");
         }
         let total: u64 = if depth == 0 {
             1
         } else {
             split.iter().map(|&(_, n)| n).sum()
         };
-        println!();
+        outln!();
         total
     } else {
         perft(pos, depth)
     };
     let secs = started.elapsed().as_secs_f64();
-    println!("perft {depth}: {total}");
+    outln!("perft {depth}: {total}");
     // Bulk counting makes this leaves per second, not positions made.
     let rate = if secs > 0.0 { total as f64 / secs } else { 0.0 };
-    println!("time {:.3} s, {:.1} M leaves/s", secs, rate / 1e6);
+    outln!("time {:.3} s, {:.1} M leaves/s", secs, rate / 1e6);
 }

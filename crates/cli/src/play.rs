@@ -93,7 +93,7 @@ impl Seat {
 pub fn run(args: &[String]) -> Result<ExitCode, UsageError> {
     let p = SPEC.parse(args)?;
     if p.help {
-        print!("{HELP}");
+        out!("{HELP}");
         return Ok(ExitCode::SUCCESS);
     }
     p.at_most_positional(0)?;
