@@ -32,12 +32,16 @@ hard@nodes=200000, medium@depth=5, hard@weights=board=120,tempo=5, hard@table=4
 (no quiescence search), @dead=0 (no early dead-draw scores).
 
 Options:
-  --movetime MS   time per move for engines without @movetime (default: the
-                  level's budget; mcts: 1000; cmd engines get 5x this plus 1 s
-                  before they forfeit)
+  --games N       games to play, 1-1000000 (default 20)
+  --movetime MS   time per move for engines without @movetime, 0-3600000
+                  (default: the level's budget; mcts: 1000; cmd engines get 5x
+                  this plus 1 s before they forfeit)
   --seed S        seed of the openings and of the engines' random choices (1)
-  --threads T     games played at once (default 1; timing-based engines are
-                  fairer with 1 on a busy machine)
+  --threads T     games played at once, 1-256 (default 1; timing-based
+                  engines are fairer with 1 on a busy machine)
+  --rules R       standard (default) or tiebreak
+  --opening-plies K  random moves before the engines take over, 0-30 (2)
+  --quiet         print only the result, not every game
 
 Examples:
   uttt match hard mcts --games 200 --movetime 100
@@ -87,10 +91,22 @@ impl Spec {
                     .map_err(|_| format!("`{opt}`: `{v}` is not a number"))
             };
             match k {
-                "movetime" => movetime = Some(num(v)?),
+                "movetime" => {
+                    let n = num(v)?;
+                    if n > MAX_MOVETIME_MS {
+                        return Err(format!("`{opt}`: at most {MAX_MOVETIME_MS} ms"));
+                    }
+                    movetime = Some(n);
+                }
                 "nodes" => nodes = Some(num(v)?),
                 "depth" => depth = Some(num(v)? as u32),
-                "table" => table_mib = Some(num(v)? as usize),
+                "table" => {
+                    let n = num(v)?;
+                    if !(1..=MAX_TABLE_MIB).contains(&n) {
+                        return Err(format!("`{opt}`: the table is 1-{MAX_TABLE_MIB} MiB"));
+                    }
+                    table_mib = Some(n as usize);
+                }
                 "weights" => {
                     weights = Some(Weights::parse(v).map_err(|e| format!("bad weight `{e}`"))?)
                 }
@@ -370,6 +386,19 @@ fn elo_of(score: f64) -> f64 {
     -400.0 * (1.0 / s - 1.0).log10()
 }
 
+/// The most games one match may ask for.
+const MAX_GAMES: u64 = 1_000_000;
+/// The longest time per move, in milliseconds (an hour).
+const MAX_MOVETIME_MS: u64 = 3_600_000;
+/// The most games played at once.
+const MAX_THREADS: u64 = 256;
+/// The longest random opening. Random play has rarely ended a game this
+/// early, so finding an opening that leaves the game open takes few tries;
+/// much longer ones would rarely exist at all.
+const MAX_OPENING_PLIES: u64 = 30;
+/// The largest table an engine may ask for with `@table=`, in MiB.
+const MAX_TABLE_MIB: u64 = 4096;
+
 struct Options {
     games: usize,
     movetime: Option<u64>,
@@ -401,12 +430,24 @@ fn parse_options(args: &[String], positional: &mut Vec<String>) -> Result<Option
             v.parse::<u64>()
                 .map_err(|_| format!("{name}: `{v}` is not a number"))
         };
+        // Bounded so a slip of the finger gets an error, not a hang or an
+        // allocation failure.
+        let within = |name: &str, v: String, lo: u64, hi: u64| {
+            let n = number(name, v)?;
+            if (lo..=hi).contains(&n) {
+                Ok(n)
+            } else {
+                Err(format!("{name}: {n} is out of range ({lo}-{hi})"))
+            }
+        };
         match a.as_str() {
-            "--games" => o.games = number(a, value(a)?)? as usize,
-            "--movetime" => o.movetime = Some(number(a, value(a)?)?),
+            "--games" => o.games = within(a, value(a)?, 1, MAX_GAMES)? as usize,
+            "--movetime" => o.movetime = Some(within(a, value(a)?, 0, MAX_MOVETIME_MS)?),
             "--seed" => o.seed = number(a, value(a)?)?,
-            "--threads" => o.threads = (number(a, value(a)?)? as usize).max(1),
-            "--opening-plies" => o.opening_plies = number(a, value(a)?)? as usize,
+            "--threads" => o.threads = within(a, value(a)?, 1, MAX_THREADS)? as usize,
+            "--opening-plies" => {
+                o.opening_plies = within(a, value(a)?, 0, MAX_OPENING_PLIES)? as usize;
+            }
             "--rules" => {
                 let v = value(a)?;
                 o.rules = Rules::from_name(&v)
@@ -445,7 +486,11 @@ fn run_match(a: &Spec, b: &Spec, o: &Options) -> Result<MatchOutcome, String> {
                     break;
                 }
                 let opening = &openings[g / 2];
-                let a_plays = if g.is_multiple_of(2) { Player::X } else { Player::O };
+                let a_plays = if g.is_multiple_of(2) {
+                    Player::X
+                } else {
+                    Player::O
+                };
                 let seed = o.seed.wrapping_mul(1_000_003).wrapping_add(g as u64);
                 let players = a
                     .instantiate(seed, o.movetime)
@@ -733,6 +778,45 @@ mod tests {
         assert!(Spec::parse("hard@speed=9").is_err());
         assert!(Spec::parse("hard@nodes=lots").is_err());
         assert!(Spec::parse("cmd:").is_err());
+        assert!(Spec::parse("hard@table=0").is_err());
+        assert!(Spec::parse("hard@table=100000").is_err());
+        assert!(Spec::parse("hard@movetime=3600001").is_err());
+        assert!(Spec::parse("hard@table=4096@movetime=0").is_ok());
+    }
+
+    #[test]
+    fn options_out_of_range_are_refused() {
+        let parse = |words: &[&str]| {
+            let args: Vec<String> = words.iter().map(|w| (*w).to_string()).collect();
+            parse_options(&args, &mut Vec::new()).map(|o| (o.games, o.threads, o.opening_plies))
+        };
+        assert_eq!(
+            parse(&["--games", "7", "--threads", "3", "--opening-plies", "30"]),
+            Ok((7, 3, 30))
+        );
+        for bad in [
+            &["--games", "0"][..],
+            &["--games", "1000001"],
+            &["--threads", "0"],
+            &["--opening-plies", "31"],
+            &["--movetime", "3600001"],
+            &["--games", "-1"],
+            &["--games"],
+        ] {
+            assert!(parse(bad).is_err(), "{bad:?} was accepted");
+        }
+        // Every opening of the longest length leaves the game open.
+        let mut rng = Rng::new(5);
+        for _ in 0..200 {
+            let plies = MAX_OPENING_PLIES as usize;
+            let opening = random_opening(&mut rng, plies, Rules::Standard);
+            assert_eq!(opening.len(), plies);
+            let mut pos = Ultimate::new(Rules::Standard);
+            for m in opening {
+                pos = pos.play(m).unwrap();
+            }
+            assert!(!pos.is_over());
+        }
     }
 
     #[test]
