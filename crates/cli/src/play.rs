@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use uttt_core::notation::region_name;
 use uttt_core::record::{parse_record, record_string, AnyGame};
-use uttt_core::search::{Level, Searchable};
+use uttt_core::search::{Level, Progress, Searchable};
 use uttt_core::{Classic, Game, History, IllegalMove, Player, Rules, Ultimate};
 
 use crate::ai::{Engine, Thought};
@@ -37,7 +37,9 @@ Moves: e5 (column a-i, row 1-9 from the top; a-c and 1-3 in Classic),
 Commands: undo, redo, hint, new, board, help, quit. End of input quits.
 
 The board: dots are the cells you may play now, [X] is the last move, and a
-won board is drawn as a big X or O.
+won board is drawn as a big X or O. While the engine thinks, a terminal shows
+its search depth by depth (depth, score, the line it expects); a pipe gets
+only the move.
 
 Examples:
   uttt play                              # you are X against hard
@@ -368,13 +370,24 @@ impl<G: Front + Searchable> Session<G> {
 
     fn engine_move(&mut self, level: Level, out: &mut impl Write) -> io::Result<()> {
         let side = self.pos().side_to_move();
-        write!(out, "{side} ({level}) is thinking...")?;
+        let prefix = format!("{side} ({level}) is thinking...");
+        write!(out, "{prefix}")?;
         out.flush()?;
         let pos = *self.pos();
         let engine = self.engines[side.index()]
             .as_mut()
             .expect("an engine seat has an engine");
-        let thought = engine.think(&pos, |_| {});
+        let mut shown = Ok(());
+        let live = self.style.live;
+        let thought = engine.think(&pos, |p| {
+            if live && shown.is_ok() {
+                shown = write!(out, "{}", live_line(&prefix, side, p)).and_then(|()| out.flush());
+            }
+        });
+        shown?;
+        if live {
+            write!(out, "\r{prefix}\x1b[K")?;
+        }
         writeln!(out, " {side} plays {}", describe(&thought, side))?;
         self.history
             .play(thought.mv)
@@ -386,11 +399,23 @@ impl<G: Front + Searchable> Session<G> {
         if let Some(o) = self.pos().outcome() {
             return writeln!(out, "The game is over ({o}): there is nothing to hint.");
         }
-        write!(out, "Thinking...")?;
+        let prefix = "Thinking...";
+        write!(out, "{prefix}")?;
         out.flush()?;
         let pos = *self.pos();
-        let thought = Engine::new(Level::Hard, self.seed).think(&pos, |_| {});
-        writeln!(out, " hint: {}", describe(&thought, pos.side_to_move()))
+        let side = pos.side_to_move();
+        let mut shown = Ok(());
+        let live = self.style.live;
+        let thought = Engine::new(Level::Hard, self.seed).think(&pos, |p| {
+            if live && shown.is_ok() {
+                shown = write!(out, "{}", live_line(prefix, side, p)).and_then(|()| out.flush());
+            }
+        });
+        shown?;
+        if live {
+            write!(out, "\r{prefix}\x1b[K")?;
+        }
+        writeln!(out, " hint: {}", describe(&thought, side))
     }
 
     /// Takes moves back until a human is to move, so the engine does not
@@ -492,6 +517,27 @@ fn example<G: Game>() -> &'static str {
 }
 
 /// "e5 (depth 7, score +0.25 for X)": the score is the mover's.
+/// The thinking line after a completed depth, redrawn over the previous
+/// one: back to the line's start, the depth, score and the start of the
+/// principal variation, then erase whatever a longer earlier line left.
+fn live_line<M: core::fmt::Display>(prefix: &str, side: Player, p: &Progress<'_, M>) -> String {
+    let pv: Vec<String> =
+        p.pv.iter()
+            .take(LIVE_PV_MOVES)
+            .map(ToString::to_string)
+            .collect();
+    format!(
+        "\r{prefix} depth {}, {} for {side}: {}\x1b[K",
+        p.depth,
+        p.score,
+        pv.join(" ")
+    )
+}
+
+/// How much of the principal variation the thinking line shows: enough to
+/// see the plan, short enough for an 80-column terminal.
+const LIVE_PV_MOVES: usize = 4;
+
 fn describe<M: core::fmt::Display>(t: &Thought<M>, side: Player) -> String {
     if t.depth == 0 {
         // Beginner follows rules of thumb and has no score to show.
@@ -502,5 +548,55 @@ fn describe<M: core::fmt::Display>(t: &Thought<M>, side: Player) -> String {
         format!("{} (searched to the end: {} for {side})", t.mv, t.score)
     } else {
         format!("{} (depth {}, score {} for {side})", t.mv, t.depth, t.score)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The transcript of an engine opening as X at Medium, then `quit`.
+    fn transcript(style: Style) -> String {
+        let session = Session::new(
+            History::new(Ultimate::new(Rules::Standard)),
+            [Seat::Engine(Level::Medium), Seat::Human],
+            1,
+            style,
+        );
+        let mut out = Vec::new();
+        session
+            .run(&mut "quit\n".as_bytes(), &mut out)
+            .expect("writing to memory works");
+        String::from_utf8(out).expect("the transcript is text")
+    }
+
+    #[test]
+    fn a_terminal_sees_each_depth_redrawn_in_place_and_a_pipe_does_not() {
+        let live = transcript(Style {
+            colour: false,
+            live: true,
+        });
+        // Medium searches 4 plies: one redrawn line per depth, each erasing
+        // the rest of the previous one, then the final line over them all.
+        for depth in 1..=4 {
+            let line = format!("\rX (medium) is thinking... depth {depth}, ");
+            assert!(live.contains(&line), "no live line for depth {depth}");
+        }
+        assert_eq!(live.matches("\x1b[K").count(), 5);
+        assert!(live.contains("\rX (medium) is thinking...\x1b[K X plays "));
+
+        let plain = transcript(Style::PLAIN);
+        assert!(!plain.contains('\r') && !plain.contains('\x1b'));
+        assert!(plain.contains("X (medium) is thinking... X plays "));
+        // Apart from the redrawn lines, both say the same.
+        let final_line = |t: &str| {
+            t.lines()
+                .find(|l| l.contains(" X plays "))
+                .map(|l| l.rsplit("...").next().unwrap_or_default().to_string())
+        };
+        assert_eq!(
+            final_line(&live).map(|l| l.trim_start_matches("\x1b[K").to_string()),
+            final_line(&plain)
+        );
     }
 }

@@ -12,25 +12,36 @@ use uttt_core::lines::FULL;
 use uttt_core::notation::region_name;
 use uttt_core::{BoardStatus, Classic, ClassicMove, Game, Player, Ultimate};
 
-/// How to draw: with ANSI colour or plain.
+/// How to draw: with ANSI colour or plain, and whether a line may be
+/// redrawn in place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Style {
     /// Use ANSI colour escapes.
     pub colour: bool,
+    /// Stdout is a terminal: the engine's thinking line is redrawn in place
+    /// after each depth. A pipe gets only the final line, so scripted
+    /// transcripts stay short and stable.
+    pub live: bool,
 }
 
 impl Style {
     /// Plain text.
     #[cfg(test)]
-    pub const PLAIN: Style = Style { colour: false };
+    pub const PLAIN: Style = Style {
+        colour: false,
+        live: false,
+    };
 
     /// Colour when stdout is a terminal and `NO_COLOR` is unset or empty
-    /// (<https://no-color.org>).
+    /// (<https://no-color.org>); live lines on any terminal (`NO_COLOR` is
+    /// about colour only).
     #[must_use]
     pub fn detect() -> Style {
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        let terminal = std::io::stdout().is_terminal();
         Style {
-            colour: !no_color && std::io::stdout().is_terminal(),
+            colour: !no_color && terminal,
+            live: terminal,
         }
     }
 
@@ -382,7 +393,15 @@ mod tests {
         );
         let lit = format!("\x1b[{WINNING_LINE}mX");
         // Five glyph cells in each of the three boards of the line, nowhere else.
-        assert_eq!(pos.render(Style { colour: true }).matches(&lit).count(), 15);
+        assert_eq!(
+            pos.render(Style {
+                colour: true,
+                live: false
+            })
+            .matches(&lit)
+            .count(),
+            15
+        );
         assert!(!pos.render(Style::PLAIN).contains('\x1b'));
 
         let mut classic = Classic::new();
@@ -394,7 +413,13 @@ mod tests {
             "Last move: X c1. Game over: X wins. The line: a1, b1 and c1."
         );
         assert_eq!(
-            classic.render(Style { colour: true }).matches(&lit).count(),
+            classic
+                .render(Style {
+                    colour: true,
+                    live: false
+                })
+                .matches(&lit)
+                .count(),
             3
         );
         // No line is named while the game goes on or after a draw.
@@ -409,7 +434,12 @@ mod tests {
     fn colour_only_when_asked() {
         let pos = Ultimate::new(Rules::Standard);
         assert!(!pos.render(Style::PLAIN).contains('\x1b'));
-        assert!(pos.render(Style { colour: true }).contains('\x1b'));
+        assert!(pos
+            .render(Style {
+                colour: true,
+                live: false
+            })
+            .contains('\x1b'));
     }
 
     #[test]
