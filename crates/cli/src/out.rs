@@ -17,7 +17,7 @@ pub fn emit(args: fmt::Arguments<'_>) {
 }
 
 /// Ends the process after a failed write to stdout.
-pub fn failed(e: &io::Error) -> ! {
+fn failed(e: &io::Error) -> ! {
     if e.kind() == io::ErrorKind::BrokenPipe {
         std::process::exit(0);
     }
