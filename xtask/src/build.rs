@@ -77,8 +77,10 @@ pub fn build(root: &Path) -> Result<PathBuf> {
             .arg(&raw),
         "wasm-bindgen",
     )?;
+    // No wasm-opt pass: Debian's binaryen (108) renumbers the two tables so
+    // that the exported externref table points at the function table, and
+    // the page dies at start-up; it buys no speed here either.
     let wasm = pkg.join(format!("{OUT_NAME}_bg.wasm"));
-    optimize(&wasm)?;
 
     let size = std::fs::metadata(&wasm)
         .map_err(|e| format!("cannot read {}: {e}", wasm.display()))?
@@ -89,31 +91,4 @@ pub fn build(root: &Path) -> Result<PathBuf> {
         size.div_ceil(1024)
     );
     Ok(wasm)
-}
-
-/// Runs wasm-opt in place when one is installed; it is an optimisation, not
-/// a requirement, so its absence is only mentioned.
-fn optimize(wasm: &Path) -> Result {
-    if !cmd::exists("wasm-opt") {
-        println!("xtask: wasm-opt is not on PATH; skipping the optional size optimisation");
-        return Ok(());
-    }
-    // rustc enables these proposals by default for wasm32; wasm-opt must be
-    // told it may keep them.
-    cmd::run(
-        Command::new("wasm-opt")
-            .args([
-                "-O3",
-                "--enable-bulk-memory",
-                "--enable-nontrapping-float-to-int",
-                "--enable-sign-ext",
-                "--enable-mutable-globals",
-                "--enable-reference-types",
-                "--enable-multivalue",
-            ])
-            .arg(wasm)
-            .arg("-o")
-            .arg(wasm),
-        "wasm-opt",
-    )
 }
