@@ -9,16 +9,17 @@ const ready = init();
 
 /**
  * Untimed warm-up: V8 first runs wasm from its baseline compiler and
- * optimises hot functions a little later. A page that thinks for a second
- * runs optimised code almost all the time, so that is the speed to compare.
+ * optimises hot functions a little later, on a background thread. A page
+ * that thinks for a second runs optimised code almost all the time, so that
+ * is the speed to compare. A short warm-up is not enough on a 2-core
+ * machine: the first full round of the search bench ran at 3.3-4.6 M
+ * nodes/s where the following ones ran at 5.0-5.5, so one whole untimed
+ * round of the same work comes first.
  */
-window.warmUp = async () => {
+window.warmUp = async (perftDepth, depth, positions) => {
   await ready;
-  perftCount('ultimate', 6);
-  const warm = new SearchBench(7, 1, 1);
-  warm.prepare(0);
-  warm.search(0);
-  warm.free();
+  perftCount('ultimate', Math.max(1, perftDepth - 1));
+  await window.benchSearch(depth, positions);
 };
 
 /** Perft `depth` from the start of Ultimate: leaves and milliseconds. */

@@ -48,7 +48,10 @@ try {
     return { ...result, cpuMs: (await threadSeconds() - before) * 1000 };
   };
 
-  await page.evaluate(() => window.warmUp());
+  await page.evaluate(
+    ([pd, d, n]) => window.warmUp(pd, d, n),
+    [Number(perftDepth), Number(depth), Number(positions)],
+  );
   const p = await timed(() => page.evaluate((d) => window.benchPerft(d), Number(perftDepth)));
   const s = await timed(() => page.evaluate(
     ([d, n]) => window.benchSearch(d, n),
