@@ -223,6 +223,15 @@ test('the evaluation bar and the hint follow the search, and both can be hidden'
   await expect(page.getByTestId('hint-text')).toHaveText('Hint: a3 (bottom-left cell).');
   await expect(page.locator('button.hint-cell')).toHaveAttribute('data-cell', '6');
   await expect(page.getByTestId('eval-text')).toContainText('X wins in 1');
+  // Once the game is over the bar shows the result, not the last search.
+  const share = () => page.locator('#eval-bar .eval-fill').evaluate((e) => e.style.getPropertyValue('--x-share'));
+  await page.locator('button.hint-cell').click();
+  await expect(page.getByTestId('eval-text')).toHaveText('Evaluation: X has won');
+  expect(await share()).toBe('1');
+  await page.getByTestId('record-text').fill('classic:b2a1c3a3a2c2b3b1c1');
+  await page.getByTestId('import').click();
+  await expect(page.getByTestId('eval-text')).toHaveText('Evaluation: Drawn');
+  expect(await share()).toBe('0.5');
 
   // Against the AI the bar follows its search.
   await choose(page, { kind: 'ultimate', mode: 'ai-x' });

@@ -39,8 +39,15 @@ function mateText(plies) {
   return t(plies > 0 ? 'eval.xMate' : 'eval.oMate', { n });
 }
 
-/** The text and X's share (0-1) of the evaluation bar for a progress report. */
-export function evalView(progress) {
+/**
+ * The text and X's share (0-1) of the evaluation bar for a progress report,
+ * or for the result (`'x'`, `'o'`, `'draw'`) once the shown position is
+ * over: the last search's "wins in 1" would be out of date by then.
+ */
+export function evalView(progress, result = null) {
+  if (result === 'x') return { share: 1, text: t('eval.xWon') };
+  if (result === 'o') return { share: 0, text: t('eval.oWon') };
+  if (result === 'draw') return { share: 0.5, text: t('eval.drawn') };
   if (!progress) return { share: 0.5, text: t('eval.none') };
   const { score, mate, depth } = progress;
   let share;
@@ -195,7 +202,7 @@ export function initReview(controller) {
   const drawEval = () => {
     if (!evalHost) return;
     evalHost.hidden = !settings.showEval;
-    const view = evalView(progress);
+    const view = evalView(progress, state.over ? state.result : null);
     // CSSOM, not a style attribute: allowed under the strict CSP.
     evalFill.style.setProperty('--x-share', String(view.share));
     evalText.replaceChildren(el('span', { class: 'visually-hidden', text: `${t('eval.label')}: ` }), view.text);
