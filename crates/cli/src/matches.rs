@@ -92,20 +92,19 @@ impl Spec {
             };
             match k {
                 "movetime" => {
-                    let n = num(v)?;
-                    if n > MAX_MOVETIME_MS {
-                        return Err(format!("`{opt}`: at most {MAX_MOVETIME_MS} ms"));
-                    }
-                    movetime = Some(n);
+                    movetime = Some(in_range(
+                        &format!("`{opt}` (ms)"),
+                        num(v)?,
+                        0,
+                        MAX_MOVETIME_MS,
+                    )?)
                 }
                 "nodes" => nodes = Some(num(v)?),
                 "depth" => depth = Some(num(v)? as u32),
                 "table" => {
-                    let n = num(v)?;
-                    if !(1..=MAX_TABLE_MIB).contains(&n) {
-                        return Err(format!("`{opt}`: the table is 1-{MAX_TABLE_MIB} MiB"));
-                    }
-                    table_mib = Some(n as usize);
+                    table_mib = Some(
+                        in_range(&format!("`{opt}` (MiB)"), num(v)?, 1, MAX_TABLE_MIB)? as usize,
+                    )
                 }
                 "weights" => {
                     weights = Some(Weights::parse(v).map_err(|e| format!("bad weight `{e}`"))?)
@@ -386,6 +385,17 @@ fn elo_of(score: f64) -> f64 {
     -400.0 * (1.0 / s - 1.0).log10()
 }
 
+/// `n` if it lies in `lo..=hi`, else an error naming `what`. Every number
+/// of a match is bounded, so a slip of the finger gets an error, not a hang
+/// or an allocation failure.
+fn in_range(what: &str, n: u64, lo: u64, hi: u64) -> Result<u64, String> {
+    if (lo..=hi).contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!("{what}: {n} is out of range ({lo}-{hi})"))
+    }
+}
+
 /// The most games one match may ask for.
 const MAX_GAMES: u64 = 1_000_000;
 /// The longest time per move, in milliseconds (an hour).
@@ -430,16 +440,8 @@ fn parse_options(args: &[String], positional: &mut Vec<String>) -> Result<Option
             v.parse::<u64>()
                 .map_err(|_| format!("{name}: `{v}` is not a number"))
         };
-        // Bounded so a slip of the finger gets an error, not a hang or an
-        // allocation failure.
-        let within = |name: &str, v: String, lo: u64, hi: u64| {
-            let n = number(name, v)?;
-            if (lo..=hi).contains(&n) {
-                Ok(n)
-            } else {
-                Err(format!("{name}: {n} is out of range ({lo}-{hi})"))
-            }
-        };
+        let within =
+            |name: &str, v: String, lo: u64, hi: u64| in_range(name, number(name, v)?, lo, hi);
         match a.as_str() {
             "--games" => o.games = within(a, value(a)?, 1, MAX_GAMES)? as usize,
             "--movetime" => o.movetime = Some(within(a, value(a)?, 0, MAX_MOVETIME_MS)?),
