@@ -146,8 +146,10 @@ pub struct Engine {
     pub(super) options: SearchOptions,
     rng: Rng,
     pub(super) tt: Table,
-    /// Per side, per move index: how often the move caused a cutoff, weighted.
-    pub(super) history: [[i32; 81]; 2],
+    /// Per side, per move index: how often the move caused a cutoff,
+    /// weighted by depth squared, at most
+    /// [`HISTORY_MAX`](super::alphabeta::HISTORY_MAX).
+    pub(super) history: [[u32; 81]; 2],
     /// Per ply, two quiet moves that recently caused a cutoff.
     pub(super) killers: [[u8; 2]; MAX_PLY],
     /// Triangular principal-variation table of move indexes.
@@ -328,6 +330,7 @@ impl Engine {
             improved: None,
             polling: false,
             tutorial,
+            order: alloc::vec![[0; crate::movelist::MAX_MOVES]; MAX_PLY],
         };
         // Start from the table's move, if a previous search left one.
         if let Some(h) = s.engine.tt.probe(Game::hash(pos), 0) {
