@@ -19,7 +19,8 @@ uttt match A B [--games N] [--movetime MS] [--seed S] [--threads T]
 Plays N games (default 20, rounded up to even) of Ultimate between engines A
 and B: N/2 random openings of K plies (default 2), each played twice with the
 colours swapped. Prints every game, then A's wins/draws/losses, score and an
-Elo estimate with its 95% error.
+Elo estimate with its 95% error (just the interval's finite end when it
+reaches a score of 0% or 100%).
 
 Engines:
   beginner|easy|medium|hard|master   a level of the built-in engine
@@ -351,9 +352,10 @@ impl Tally {
         (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / f64::from(self.games().max(1))
     }
 
-    /// The Elo difference implied by the score, and the half-width of its
-    /// 95% interval from the per-game variance (infinite at 0% or 100%).
-    pub fn elo(&self) -> (f64, f64) {
+    /// The Elo difference implied by the score, and the ends of its 95%
+    /// interval from the per-game variance. An end is `None` where the
+    /// interval reaches a score of 0% or 100%, which no finite Elo gives.
+    pub fn elo(&self) -> (f64, Option<f64>, Option<f64>) {
         let n = f64::from(self.games().max(1));
         let s = self.score();
         let var = (f64::from(self.wins) * (1.0 - s).powi(2)
@@ -361,28 +363,35 @@ impl Tally {
             + f64::from(self.losses) * s.powi(2))
             / n;
         let se = (var / n).sqrt();
-        let lo = elo_of(s - 1.96 * se);
-        let hi = elo_of(s + 1.96 * se);
-        (elo_of(s), (hi - lo) / 2.0)
+        let end = |score: f64| (score > 0.0 && score < 1.0).then(|| elo_of(score));
+        (elo_of(s), end(s - 1.96 * se), end(s + 1.96 * se))
     }
-}
 
-/// "Elo +120 ± 45", or a plain statement when a score of 0% or 100% leaves
-/// the estimate unbounded.
-fn elo_text(elo: f64, err: f64, score: f64) -> String {
-    if score >= 1.0 {
-        "Elo unbounded (no game lost or drawn)".to_string()
-    } else if score <= 0.0 {
-        "Elo unbounded (no game won or drawn)".to_string()
-    } else {
-        format!("Elo {elo:+.0} ± {err:.0}")
+    /// "Elo +120 ± 45" (half the 95% interval); "Elo +727 (95%: at least
+    /// +593)" when the interval reaches 100% (and "at most" at 0%); a plain
+    /// statement when a score of 0% or 100% leaves the estimate unbounded.
+    fn elo_text(&self) -> String {
+        let score = self.score();
+        if score >= 1.0 {
+            return "Elo unbounded (no game lost or drawn)".to_string();
+        }
+        if score <= 0.0 {
+            return "Elo unbounded (no game won or drawn)".to_string();
+        }
+        match self.elo() {
+            (elo, Some(lo), Some(hi)) => format!("Elo {elo:+.0} ± {:.0}", (hi - lo) / 2.0),
+            (elo, Some(lo), None) => format!("Elo {elo:+.0} (95%: at least {lo:+.0})"),
+            (elo, None, Some(hi)) => format!("Elo {elo:+.0} (95%: at most {hi:+.0})"),
+            (elo, None, None) => format!("Elo {elo:+.0} (too few games for an interval)"),
+        }
     }
 }
 
 /// The Elo difference for an expected score.
 fn elo_of(score: f64) -> f64 {
     let s = score.clamp(1e-9, 1.0 - 1e-9);
-    -400.0 * (1.0 / s - 1.0).log10()
+    // Adding +0.0 turns the -0.0 of an even score into 0.0, printed "+0", not "-0".
+    -400.0 * (1.0 / s - 1.0).log10() + 0.0
 }
 
 /// `n` if it lies in `lo..=hi`, else an error naming `what`. Every number
@@ -555,7 +564,6 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let start = Instant::now();
     let m = run_match(&a, &b, &o)?;
     let t = m.tally;
-    let (elo, err) = t.elo();
     outln!(
         "{a_name} vs {b_name}: {} games  +{} ={} -{}  score {:.1}%  {}  ({:.0} s)",
         t.games(),
@@ -563,7 +571,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         t.draws,
         t.losses,
         100.0 * t.score(),
-        elo_text(elo, err, t.score()),
+        t.elo_text(),
         start.elapsed().as_secs_f64()
     );
     for (p, c) in [(Player::X, m.by_colour[0]), (Player::O, m.by_colour[1])] {
@@ -726,14 +734,50 @@ mod tests {
             losses: 10,
         };
         assert!(even.elo().0.abs() < 1e-6);
+        assert!(
+            even.elo_text().starts_with("Elo +0 ± "),
+            "{}",
+            even.elo_text()
+        );
         let three_quarters = Tally {
             wins: 150,
             draws: 0,
             losses: 50,
         };
-        let (elo, err) = three_quarters.elo();
+        let (elo, lo, hi) = three_quarters.elo();
         assert!((elo - 190.8).abs() < 0.5, "{elo}");
+        let err = (hi.unwrap() - lo.unwrap()) / 2.0;
         assert!(err > 20.0 && err < 80.0, "{err}");
+        assert_eq!(three_quarters.elo_text(), format!("Elo +191 ± {err:.0}"));
+        // 197-0-3: the interval reaches 100%, so only its lower end is given.
+        let lopsided = Tally {
+            wins: 197,
+            draws: 0,
+            losses: 3,
+        };
+        let (elo, lo, hi) = lopsided.elo();
+        assert!(elo > 700.0 && hi.is_none(), "{elo} {hi:?}");
+        let lo = lo.unwrap();
+        assert!(lo > 500.0 && lo < elo, "{lo}");
+        assert_eq!(
+            lopsided.elo_text(),
+            format!("Elo {elo:+.0} (95%: at least {lo:+.0})")
+        );
+        let mirrored = Tally {
+            wins: 3,
+            draws: 0,
+            losses: 197,
+        };
+        assert_eq!(
+            mirrored.elo_text(),
+            format!("Elo {:+.0} (95%: at most {:+.0})", -elo, -lo)
+        );
+        let clean = Tally {
+            wins: 5,
+            draws: 0,
+            losses: 0,
+        };
+        assert_eq!(clean.elo_text(), "Elo unbounded (no game lost or drawn)");
         let t = Tally {
             wins: 60,
             draws: 20,
