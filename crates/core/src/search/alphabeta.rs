@@ -8,7 +8,6 @@ use super::engine::{Engine, POLL_INTERVAL};
 use super::eval::{Eval, MAX_PLY};
 use super::searchable::Searchable;
 use super::tt::Bound;
-use crate::movelist::MAX_MOVES;
 use crate::{Game, Outcome};
 
 const INF: i32 = Eval::INFINITE;
@@ -32,10 +31,6 @@ pub(super) struct Searcher<'e, S> {
     /// Score leaves with the tutorials' evaluation (Easy): no table, no
     /// mate distances, plain minimax values.
     pub tutorial: bool,
-    /// Per ply, the move-ordering keys of that node's moves (see
-    /// [`order_key`]). One buffer for the whole search: zeroing a fresh
-    /// array in every node cost about 6% of the search's time.
-    pub order: Vec<[u32; MAX_MOVES]>,
 }
 
 /// The ceiling of a history score.
@@ -47,7 +42,8 @@ const TT_RANK: u32 = 1 << 24;
 /// The ranks of the two killers, above any history score.
 const KILLER_RANKS: [u32; 2] = [1 << 23, 1 << 22];
 
-/// A move's ordering key: its rank above, its index below.
+/// A move's ordering key: its rank above, its index below (see
+/// [`Engine::order`]).
 #[inline]
 fn order_key(rank: u32, index: u8) -> u32 {
     rank << INDEX_BITS | u32::from(index)
@@ -328,7 +324,7 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
         let killers = self.engine.killers[ply];
         let opts = self.engine.options;
         let history = &self.engine.history[side];
-        for (slot, &m) in self.order[ply].iter_mut().zip(moves.iter()) {
+        for (slot, &m) in self.engine.order[ply].iter_mut().zip(moves.iter()) {
             let i = G::move_index(m);
             let rank = if Some(i) == tt_move {
                 TT_RANK
@@ -348,7 +344,7 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
         for k in 0..n {
             // Selection sort: a cutoff usually comes early, so sorting the
             // whole list would be wasted work. Ties go to the earlier entry.
-            let order = &mut self.order[ply][..n];
+            let order = &mut self.engine.order[ply][..n];
             let mut top = k;
             for j in k + 1..n {
                 if order[j] >> INDEX_BITS > order[top] >> INDEX_BITS {
