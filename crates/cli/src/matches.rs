@@ -29,8 +29,9 @@ Engines:
                                      protocol (see `uttt bot`), one per game
 A level or mcts may carry options after '@', e.g. hard@movetime=100,
 hard@nodes=200000, medium@depth=5, hard@weights=board=120,tempo=5, hard@table=4
-(MiB), and for measuring parts of the search hard@lmr=0, @aspiration=0, @qs=0
-(no quiescence search), @dead=0 (no early dead-draw scores).
+(MiB), and for measuring parts of the search hard@lmr=0, @singular=0,
+@aspiration=0, @qs=0 (no quiescence search), @dead=0 (no early dead-draw
+scores).
 
 Options:
   --games N       games to play, 1-1000000 (default 20)
@@ -111,13 +112,14 @@ impl Spec {
                     weights = Some(Weights::parse(v).map_err(|e| format!("bad weight `{e}`"))?)
                 }
                 "lmr" => options.lmr = num(v)? != 0,
+                "singular" => options.singular = num(v)? != 0,
                 "aspiration" => options.aspiration = num(v)? != 0,
                 "dead" => options.dead_draws = num(v)? != 0,
                 "qs" => options.quiescence = num(v)? != 0,
                 _ => {
                     return Err(format!(
                         "unknown engine option `{k}` (movetime, nodes, depth, weights, table, \
-                         lmr, aspiration, qs, dead)"
+                         lmr, singular, aspiration, qs, dead)"
                     ))
                 }
             }
@@ -810,10 +812,11 @@ mod tests {
         assert!(matches!(Spec::parse("cmd:./bot --x"), Ok(Spec::Cmd(c)) if c == "./bot --x"));
         assert!(Spec::parse("grandmaster").is_err());
         assert!(matches!(
-            Spec::parse("hard@lmr=0@aspiration=1@qs=1"),
+            Spec::parse("hard@lmr=0@singular=0@aspiration=1@qs=1"),
             Ok(Spec::Level {
                 options: SearchOptions {
                     lmr: false,
+                    singular: false,
                     aspiration: true,
                     dead_draws: true,
                     quiescence: true,

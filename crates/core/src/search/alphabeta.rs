@@ -6,6 +6,7 @@ use alloc::vec::Vec;
 
 use super::engine::{Engine, POLL_INTERVAL};
 use super::eval::{Eval, MAX_PLY};
+use super::reductions::late_move_reduction;
 use super::searchable::Searchable;
 use super::tt::Bound;
 use crate::{Game, Outcome};
@@ -13,6 +14,11 @@ use crate::{Game, Outcome};
 const INF: i32 = Eval::INFINITE;
 /// The first aspiration half-window, in evaluation units.
 const ASPIRATION_WINDOW: i32 = 40;
+/// The shallowest node that tests its table move for a singular extension.
+const SINGULAR_DEPTH: i32 = 8;
+/// How far below the table's score every other move must fail, per ply of
+/// depth, for the table's move to count as singular.
+const SINGULAR_MARGIN: i32 = 2;
 
 /// One search in progress: the engine's tables plus this search's counters.
 pub(super) struct Searcher<'e, S> {
@@ -262,6 +268,55 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
         best
     }
 
+    /// Whether the table's move `tm` is singular: the table holds a lower
+    /// bound (or exact score) for it from nearly this depth, and every other
+    /// move, searched at half depth with a null window, fails below that
+    /// score minus a margin. A forced reply (say, the one block of a
+    /// threat) is then searched a ply deeper, so a forcing line is not cut
+    /// short by the fixed depth.
+    ///
+    /// The siblings are searched from this node rather than by a search of
+    /// this position with the move excluded, so no table entry is ever made
+    /// for a position searched without one of its moves.
+    fn is_singular<G: Searchable>(
+        &mut self,
+        pos: &G,
+        moves: &[G::Move],
+        tm: u8,
+        h: super::tt::Hit,
+        depth: i32,
+        ply: usize,
+    ) -> bool {
+        // Extensions stop well short of the ply limit, so a chain of them
+        // cannot run the search into it.
+        if h.bound == Bound::Upper
+            || h.depth < depth - 3
+            || Eval(h.score).is_mate()
+            || ply >= 2 * MAX_PLY / 3
+        {
+            return false;
+        }
+        let singular_beta = h.score - SINGULAR_MARGIN * depth;
+        for &m in moves {
+            if G::move_index(m) == tm {
+                continue;
+            }
+            let mut child = *pos;
+            child.play_unchecked(m);
+            let v = -self.negamax(
+                &child,
+                (depth - 1) / 2,
+                ply + 1,
+                -singular_beta,
+                -singular_beta + 1,
+            );
+            if self.aborted || v >= singular_beta {
+                return false;
+            }
+        }
+        true
+    }
+
     /// Negamax alpha-beta: the value of `pos` for the side to move, within
     /// the window (`alpha`, `beta`).
     fn negamax<G: Searchable>(
@@ -292,6 +347,7 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
         let pv_node = beta - alpha > 1;
         let key = Game::hash(pos);
         let mut tt_move = None;
+        let mut tt_hit = None;
         // Frontier nodes (depth 1) skip the table: their children are leaves,
         // and the cache miss of a probe costs more than it saves there.
         let use_table = !self.tutorial && depth > 1;
@@ -305,6 +361,7 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
             if !use_table {
             } else if let Some(h) = self.engine.tt.probe(key, ply) {
                 tt_move = h.mv;
+                tt_hit = Some(h);
                 if !pv_node && h.depth >= depth {
                     let cut = match h.bound {
                         Bound::Exact => true,
@@ -338,6 +395,17 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
             *slot = order_key(rank, i);
         }
 
+        // The table's move is always searched first; one ply deeper when it
+        // is the only good move here.
+        let extend_first = match (tt_hit, tt_move) {
+            (Some(h), Some(tm)) if opts.singular && depth >= SINGULAR_DEPTH => {
+                self.is_singular(pos, &moves, tm, h, depth, ply)
+            }
+            _ => false,
+        };
+        if self.aborted {
+            return 0;
+        }
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
@@ -356,12 +424,13 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
             let mut child = *pos;
             child.play_unchecked(G::move_from_index(i));
             let v = if k == 0 {
-                -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
+                let extension = i32::from(extend_first);
+                -self.negamax(&child, depth - 1 + extension, ply + 1, -beta, -alpha)
             } else {
-                // Late quiet moves are searched shallower first (LMR) and
-                // only re-searched at full depth when they beat alpha.
+                // Late moves are searched shallower first (LMR) and only
+                // re-searched at full depth when they beat alpha.
                 let reduction = if opts.lmr && !self.tutorial && depth >= 3 && k >= 3 {
-                    1 + i32::from(k >= 8 && depth >= 5)
+                    late_move_reduction(depth, k)
                 } else {
                     0
                 };

@@ -64,6 +64,8 @@ pub const POLL_INTERVAL: u64 = 1024;
 pub struct SearchOptions {
     /// Late move reductions.
     pub lmr: bool,
+    /// Singular extensions of the table's move.
+    pub singular: bool,
     /// Aspiration windows around the previous depth's score.
     pub aspiration: bool,
     /// Score positions that can only end in a draw as drawn at once.
@@ -76,6 +78,7 @@ impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
             lmr: true,
+            singular: true,
             aspiration: true,
             dead_draws: true,
             quiescence: true,

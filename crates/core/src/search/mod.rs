@@ -68,8 +68,12 @@
 //! at random), and a line's odds are the product of its boards'. This term
 //! is worth about +120 Elo at equal nodes on its own. Weights were tuned
 //! by self-play matches (SPSA, `uttt tune`; see [`Weights::DEFAULT`]).
-//! Late move reductions (from the fourth move, depth 3 and up) and
-//! aspiration windows (from depth 5) are on. Past the horizon a quiescence
+//! Late move reductions (from the fourth move, depth 3 and up) grow with
+//! the logarithm of the depth and of the move's place, so deep nodes cut
+//! their late moves by three or four plies. The table's move is extended
+//! by a ply when it is singular: every other move, searched at half depth,
+//! fails well below its stored score (from depth 8). Aspiration windows
+//! (from depth 5) are on. Past the horizon a quiescence
 //! search follows the moves that win a small board (the side to move may
 //! also stand on the static evaluation): worth about +60 Elo at equal nodes
 //! (`uttt match hard@nodes=50000 hard@nodes=50000@qs=0`, 200 games: 58.2%
@@ -88,6 +92,7 @@ mod classic_eval;
 mod engine;
 mod eval;
 mod level;
+mod reductions;
 mod rng;
 mod searchable;
 mod tt;
