@@ -346,7 +346,6 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
         }
         let pv_node = beta - alpha > 1;
         let key = Game::hash(pos);
-        let mut tt_move = None;
         let mut tt_hit = None;
         // Frontier nodes (depth 1) skip the table: their children are leaves,
         // and the cache miss of a probe costs more than it saves there.
@@ -360,7 +359,6 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
             }
             if !use_table {
             } else if let Some(h) = self.engine.tt.probe(key, ply) {
-                tt_move = h.mv;
                 tt_hit = Some(h);
                 if !pv_node && h.depth >= depth {
                     let cut = match h.bound {
@@ -375,6 +373,7 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
             }
         }
 
+        let tt_move = tt_hit.and_then(|h| h.mv);
         let moves = pos.legal_moves();
         let n = moves.len();
         let side = pos.side_to_move().index();
