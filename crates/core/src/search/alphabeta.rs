@@ -8,7 +8,7 @@ use super::engine::{Engine, POLL_INTERVAL};
 use super::eval::{Eval, MAX_PLY};
 use super::reductions::late_move_reduction;
 use super::searchable::Searchable;
-use super::tt::Bound;
+use super::tt::{Bound, Hit};
 use crate::{Game, Outcome};
 
 const INF: i32 = Eval::INFINITE;
@@ -268,7 +268,7 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
         best
     }
 
-    /// Whether the table's move `tm` is singular: the table holds a lower
+    /// Whether the table's move in `h` is singular: the table holds a lower
     /// bound (or exact score) for it from nearly this depth, and every other
     /// move, searched at half depth with a null window, fails below that
     /// score minus a margin. A forced reply (say, the one block of a
@@ -282,11 +282,13 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
         &mut self,
         pos: &G,
         moves: &[G::Move],
-        tm: u8,
-        h: super::tt::Hit,
+        h: Hit,
         depth: i32,
         ply: usize,
     ) -> bool {
+        let Some(tm) = h.mv else {
+            return false;
+        };
         // Extensions stop well short of the ply limit, so a chain of them
         // cannot run the search into it.
         if h.bound == Bound::Upper
@@ -396,9 +398,9 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
 
         // The table's move is always searched first; one ply deeper when it
         // is the only good move here.
-        let extend_first = match (tt_hit, tt_move) {
-            (Some(h), Some(tm)) if opts.singular && depth >= SINGULAR_DEPTH => {
-                self.is_singular(pos, &moves, tm, h, depth, ply)
+        let extend_first = match tt_hit {
+            Some(h) if opts.singular && depth >= SINGULAR_DEPTH => {
+                self.is_singular(pos, &moves, h, depth, ply)
             }
             _ => false,
         };
