@@ -14,6 +14,10 @@ use crate::{Game, Outcome};
 const INF: i32 = Eval::INFINITE;
 /// The first aspiration half-window, in evaluation units.
 const ASPIRATION_WINDOW: i32 = 40;
+/// The place (0 = first searched) of the first move that late move
+/// reductions reduce: the first two moves (mostly the table move and a
+/// killer) are searched at full depth, the rest shallower first.
+const FIRST_REDUCED: usize = 2;
 /// The shallowest node that tests its table move for a singular extension.
 const SINGULAR_DEPTH: i32 = 8;
 /// How far below the table's score every other move must fail, per ply of
@@ -430,7 +434,7 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
             } else {
                 // Late moves are searched shallower first (LMR) and only
                 // re-searched at full depth when they beat alpha.
-                let reduction = if opts.lmr && !self.tutorial && depth >= 3 && k >= 3 {
+                let reduction = if opts.lmr && !self.tutorial && depth >= 3 && k >= FIRST_REDUCED {
                     late_move_reduction(depth, k)
                 } else {
                     0

@@ -43,7 +43,7 @@ const fn ln(x: f64) -> f64 {
 /// The reduction of the move at `place` (0 = first searched) in a node of
 /// `depth` plies: at least 1, and it always leaves at least one ply. Depths
 /// past [`MAX_MOVES`] (never reached in practice) use its logarithm.
-/// Callers reduce only from depth 3 and the fourth move.
+/// Callers reduce only from depth 3 and the third move.
 #[inline]
 pub(super) fn late_move_reduction(depth: i32, place: usize) -> i32 {
     // 2.25 and 0.5 in the scale of a product of two LN entries.
