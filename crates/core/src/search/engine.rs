@@ -55,6 +55,10 @@ const MEDIUM_DEPTH: u32 = 4;
 /// Medium picks at random among root moves scoring within this of the best.
 const MEDIUM_MARGIN: i32 = 15;
 
+/// The depth at which the search of a position with a single legal move
+/// ends (a few milliseconds).
+pub const FORCED_MOVE_DEPTH: u32 = 8;
+
 /// The `stop` callback is asked every this many nodes.
 pub const POLL_INTERVAL: u64 = 1024;
 
@@ -402,6 +406,12 @@ impl Engine {
             }
             // A proven result within the searched depth cannot improve.
             if score.mate_in().is_some_and(|n| n.unsigned_abs() <= depth) && !tutorial {
+                break;
+            }
+            // The only legal move is played whatever a deeper search finds:
+            // it gets a score for the bar and is played at once, not after
+            // the whole of the level's time.
+            if root.len() == 1 && depth >= FORCED_MOVE_DEPTH {
                 break;
             }
         }

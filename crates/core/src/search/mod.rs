@@ -32,6 +32,9 @@
 //!   and the caller answers from its own clock (`performance.now()` in the
 //!   worker, `std::time::Instant` in the CLI). Hard limits go in [`Limits`]
 //!   (`max_depth`, `max_nodes`) via [`Engine::set_limits`].
+//! * A position with a single legal move is searched to
+//!   [`FORCED_MOVE_DEPTH`] only (a few milliseconds), for its score: the
+//!   move is played at once rather than after the level's whole budget.
 //! * [`Progress`] comes after each completed depth: depth, score, principal
 //!   variation, nodes. Nodes per second is nodes over the caller's elapsed time.
 //! * [`Eval`] is for the side to move, about 100 per small board; proven
@@ -104,7 +107,9 @@ mod tt;
 mod ultimate_eval;
 mod weights;
 
-pub use engine::{Engine, Limits, Progress, SearchOptions, SearchResult, POLL_INTERVAL};
+pub use engine::{
+    Engine, Limits, Progress, SearchOptions, SearchResult, FORCED_MOVE_DEPTH, POLL_INTERVAL,
+};
 pub use eval::{Eval, MAX_PLY};
 pub use level::Level;
 pub use rng::Rng;

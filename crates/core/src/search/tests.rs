@@ -124,6 +124,40 @@ fn stop_and_node_limit_end_the_search() {
 }
 
 #[test]
+fn a_forced_move_is_played_after_a_shallow_search() {
+    // Positions of Medium's games whose side to move has a single legal
+    // move (random playouts reach them too, but mostly already lost).
+    let mut forced: Vec<Ultimate> = Vec::new();
+    for seed in 0..40 {
+        let mut e = Engine::for_level(Level::Medium, seed);
+        let mut pos = Ultimate::new(Rules::Standard);
+        while let Some(r) = e.choose_within_limits(&pos) {
+            if pos.legal_moves().len() == 1 {
+                forced.push(pos);
+            }
+            pos.play_unchecked(r.best);
+        }
+    }
+    let mut open = 0;
+    for &pos in &forced {
+        // No clock: only the node limit would end the search otherwise.
+        let mut e = Engine::new(Level::Master, 0, 1 << 20);
+        e.set_limits(Limits {
+            max_nodes: 5_000_000,
+            ..Limits::NONE
+        });
+        let r = e.choose(&pos, || false, |_| {}).unwrap();
+        assert_eq!(r.best, pos.legal_moves()[0]);
+        // A proven result ends the search sooner.
+        if !r.score.is_mate() {
+            assert_eq!(r.depth, FORCED_MOVE_DEPTH);
+            open += 1;
+        }
+    }
+    assert!(open >= 3, "{open} of {}", forced.len());
+}
+
+#[test]
 fn progress_reports_each_depth_with_a_legal_pv() {
     let pos = random_positions(5, 1, 20, 20)[0];
     let mut e = Engine::new(Level::Hard, 0, 1 << 20);
