@@ -80,8 +80,7 @@
 //! without them: 56.0% at 100 ms, 57.5% at 300 ms per move). Starting the
 //! reductions at the third move rather than the fourth was worth about
 //! +48 more (56.9% over 400 games at 100 ms, 56.8% over 200 at 300 ms).
-//! Aspiration
-//! windows (from depth 5) are on. Past the horizon a quiescence search
+//! Aspiration windows (from depth 5) are on. Past the horizon a quiescence search
 //! follows the moves that win a small board (the side to move may
 //! also stand on the static evaluation): worth about +60 Elo at equal nodes
 //! (`uttt match hard@nodes=50000 hard@nodes=50000@qs=0`, 200 games: 58.2%
