@@ -23,7 +23,8 @@ the position after its last move is analysed. POSITION is a position string
 
 Each completed depth prints its score (for the side to move; `win in N` /
 `loss in N` count plies), the nodes searched, the speed and the principal
-variation. The engine is the Master search with its larger table.
+variation. The engine is the Master search with its larger table. A
+position with a single legal move is searched to depth 8 only, as in play.
 
 Options:
   --movetime MS  think this long (default 1000)
