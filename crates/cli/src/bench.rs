@@ -11,7 +11,7 @@ use uttt_core::search::SearchOptions;
 use uttt_core::Game;
 
 const HELP: &str = "\
-uttt bench [--depth D] [--positions N] [--table MIB] [--off lmr|singular|aspiration|qs|dead]...
+uttt bench [--depth D] [--positions N] [--table MIB] [--off lmr|lmp|singular|aspiration|qs|dead]...
 
 Searches N (default 16) fixed middle-game positions of Ultimate to depth D
 (default 10) with a Hard engine whose table (MIB MiB, default 16) is cleared before each,
@@ -56,13 +56,14 @@ pub fn run(args: &[String]) -> Result<(), String> {
         if a == "--off" {
             match v.as_str() {
                 "lmr" => options.lmr = false,
+                "lmp" => options.lmp = false,
                 "singular" => options.singular = false,
                 "aspiration" => options.aspiration = false,
                 "qs" => options.quiescence = false,
                 "dead" => options.dead_draws = false,
                 _ => {
                     return Err(format!(
-                        "--off: `{v}` is not lmr, singular, aspiration, qs or dead"
+                        "--off: `{v}` is not lmr, lmp, singular, aspiration, qs or dead"
                     ))
                 }
             }

@@ -29,9 +29,9 @@ Engines:
                                      protocol (see `uttt bot`), one per game
 A level or mcts may carry options after '@', e.g. hard@movetime=100,
 hard@nodes=200000, medium@depth=5, hard@weights=board=120,tempo=5, hard@table=4
-(MiB), and for measuring parts of the search hard@lmr=0, @singular=0,
-@aspiration=0, @qs=0 (no quiescence search), @dead=0 (no early dead-draw
-scores).
+(MiB), and for measuring parts of the search hard@lmr=0 (no late move
+reductions), @lmp=0 (no late move pruning), @singular=0, @aspiration=0,
+@qs=0 (no quiescence search), @dead=0 (no early dead-draw scores).
 
 Options:
   --games N       games to play, 1-1000000 (default 20)
@@ -112,6 +112,7 @@ impl Spec {
                     weights = Some(Weights::parse(v).map_err(|e| format!("bad weight `{e}`"))?)
                 }
                 "lmr" => options.lmr = num(v)? != 0,
+                "lmp" => options.lmp = num(v)? != 0,
                 "singular" => options.singular = num(v)? != 0,
                 "aspiration" => options.aspiration = num(v)? != 0,
                 "dead" => options.dead_draws = num(v)? != 0,
@@ -119,7 +120,7 @@ impl Spec {
                 _ => {
                     return Err(format!(
                         "unknown engine option `{k}` (movetime, nodes, depth, weights, table, \
-                         lmr, singular, aspiration, qs, dead)"
+                         lmr, lmp, singular, aspiration, qs, dead)"
                     ))
                 }
             }
@@ -812,10 +813,11 @@ mod tests {
         assert!(matches!(Spec::parse("cmd:./bot --x"), Ok(Spec::Cmd(c)) if c == "./bot --x"));
         assert!(Spec::parse("grandmaster").is_err());
         assert!(matches!(
-            Spec::parse("hard@lmr=0@singular=0@aspiration=1@qs=1"),
+            Spec::parse("hard@lmr=0@lmp=0@singular=0@aspiration=1@qs=1"),
             Ok(Spec::Level {
                 options: SearchOptions {
                     lmr: false,
+                    lmp: false,
                     singular: false,
                     aspiration: true,
                     dead_draws: true,

@@ -18,6 +18,11 @@ const ASPIRATION_WINDOW: i32 = 40;
 /// reductions reduce: the first two moves (mostly the table move and a
 /// killer) are searched at full depth, the rest shallower first.
 const FIRST_REDUCED: usize = 2;
+/// The deepest node that prunes late moves.
+const PRUNING_DEPTH: i32 = 3;
+/// A node `depth` plies from the horizon searches its first
+/// `PRUNING_BASE + depth²` moves; after those, only board-winning ones.
+const PRUNING_BASE: i32 = 2;
 /// The shallowest node that tests its table move for a singular extension.
 const SINGULAR_DEPTH: i32 = 8;
 /// How far below the table's score every other move must fail, per ply of
@@ -414,6 +419,15 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
+        // Late move pruning: near the horizon, in a node not on the
+        // principal variation, the quiet moves ordered after the first few
+        // are almost never the best, so they are skipped. Moves that win a
+        // small board are always searched, and so is everything while every
+        // move so far loses by force (a pruned move might save the game).
+        let prune_late =
+            G::PRUNE_LATE_MOVES && !pv_node && !self.tutorial && depth <= PRUNING_DEPTH && opts.lmp;
+        let first_pruned = (PRUNING_BASE + depth * depth) as usize;
+        let mut tactical = None;
         for k in 0..n {
             // Selection sort: a cutoff usually comes early, so sorting the
             // whole list would be wasted work. Ties go to the earlier entry.
@@ -426,6 +440,12 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
             }
             order.swap(k, top);
             let i = (order[k] & ((1 << INDEX_BITS) - 1)) as u8;
+            if prune_late && k >= first_pruned && best > -(Eval::MATE - MAX_PLY as i32) {
+                let wins_a_board = tactical.get_or_insert_with(|| pos.tactical_moves());
+                if !wins_a_board.iter().any(|&m| G::move_index(m) == i) {
+                    continue;
+                }
+            }
             let mut child = *pos;
             child.play_unchecked(G::move_from_index(i));
             let v = if k == 0 {

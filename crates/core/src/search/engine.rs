@@ -68,6 +68,8 @@ pub const POLL_INTERVAL: u64 = 1024;
 pub struct SearchOptions {
     /// Late move reductions.
     pub lmr: bool,
+    /// Late move pruning: near the horizon, late quiet moves are skipped.
+    pub lmp: bool,
     /// Singular extensions of the table's move.
     pub singular: bool,
     /// Aspiration windows around the previous depth's score.
@@ -82,6 +84,7 @@ impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
             lmr: true,
+            lmp: true,
             singular: true,
             aspiration: true,
             dead_draws: true,

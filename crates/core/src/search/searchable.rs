@@ -8,6 +8,11 @@ use crate::Game;
 /// A [`Game`] the engine can play. Both [`crate::Ultimate`] and
 /// [`crate::Classic`] implement it, so the search is written once.
 pub trait Searchable: Game {
+    /// Whether the search may skip the late quiet moves of shallow nodes
+    /// (late move pruning). Off by default: Classic is searched to the end
+    /// in milliseconds, and a pruned move could cost it its perfect play.
+    const PRUNE_LATE_MOVES: bool = false;
+
     /// A dense index below 81 for the move, for history and table entries.
     fn move_index(m: Self::Move) -> u8;
 

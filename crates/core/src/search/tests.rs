@@ -385,3 +385,37 @@ fn classic_hard_wins_when_it_can() {
     assert_eq!(r.best, ClassicMove(8));
     assert_eq!(r.score, Eval::win_in(1));
 }
+
+/// Nodes searched from `pos` to `depth` with late move pruning on or off.
+fn nodes_with_pruning<G: Searchable>(pos: &G, depth: u32, lmp: bool) -> u64 {
+    let mut e = Engine::new(Level::Hard, 0, 1 << 20);
+    e.set_options(SearchOptions {
+        lmp,
+        ..SearchOptions::default()
+    });
+    e.set_limits(Limits {
+        max_depth: depth,
+        max_nodes: u64::MAX,
+    });
+    e.choose_within_limits(pos).unwrap().nodes
+}
+
+#[test]
+fn late_moves_are_pruned_in_ultimate_only() {
+    let positions = random_positions(5, 20, 10, 30);
+    let pruned: u64 = positions
+        .iter()
+        .map(|p| nodes_with_pruning(p, 7, true))
+        .sum();
+    let full: u64 = positions
+        .iter()
+        .map(|p| nodes_with_pruning(p, 7, false))
+        .sum();
+    assert!(pruned < full, "{pruned} nodes with pruning, {full} without");
+    // Classic is searched whole: pruning must not change its tree at all.
+    let classic = Classic::new().play(ClassicMove(4)).unwrap();
+    assert_eq!(
+        nodes_with_pruning(&classic, 27, true),
+        nodes_with_pruning(&classic, 27, false)
+    );
+}

@@ -158,6 +158,8 @@ fn tutorial_lines(pos: &Ultimate, p: Player) -> i32 {
 }
 
 impl Searchable for Ultimate {
+    const PRUNE_LATE_MOVES: bool = true;
+
     #[inline]
     fn move_index(m: Move) -> u8 {
         m.board * 9 + m.cell
