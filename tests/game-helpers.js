@@ -46,20 +46,3 @@ export async function expectMarks(page, n, options) {
 export async function aiIdle(page, timeout = 10_000) {
   await expect(page.locator('#status')).not.toHaveAttribute('data-tone', 'thinking', { timeout });
 }
-
-/**
- * The longest the AI at `level` may think with `budgetMs`, as the engine
- * says (Hard and Master may go past their budget on a hard move).
- */
-export async function timeLimit(page, level, budgetMs) {
-  return page.evaluate(async ([name, budget]) => {
-    const wasm = await import(new URL('www/pkg/uttt_web.js', document.baseURI).href);
-    return wasm.timeLimitMs(name, budget);
-  }, [level, budgetMs]);
-}
-
-/** The longest Master may think with its own budget. */
-export async function masterLimit(page) {
-  const budget = Number(await page.locator('#set-level option[value="master"]').getAttribute('data-budget'));
-  return timeLimit(page, 'master', budget);
-}

@@ -2,7 +2,7 @@
 // redo, new game, the AI in its worker, saving and restoring.
 
 import { test, expect } from './support/fixtures.js';
-import { open, choose, cell, marks, markCount, playable, expectMarks, aiIdle, timeLimit, masterLimit } from './game-helpers.js';
+import { open, choose, cell, marks, markCount, playable, expectMarks, aiIdle } from './game-helpers.js';
 
 const LINES = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
 
@@ -147,14 +147,11 @@ test('against the AI, undo takes back your move and its reply', async ({ page })
   await expect(page.locator('#status')).toContainText('Your turn (X)');
 });
 
-test('the AI answers from its worker within its time limit while the page stays responsive', async ({ page }) => {
+test('the AI answers from its worker within its budget while the page stays responsive', async ({ page }) => {
   await open(page);
   await choose(page, { level: 'master' });
   const budget = Number(await page.locator('#set-level option[value="master"]').getAttribute('data-budget'));
   expect(budget).toBeGreaterThan(0);
-  // Master spends its budget by the engine's time plan: longer on a hard move, up to this.
-  const limit = await timeLimit(page, 'master', budget);
-  expect(limit).toBeGreaterThanOrEqual(budget);
   // Measure the main thread while the AI thinks: timer lateness and long tasks.
   await page.evaluate(() => {
     window.__probe = { maxGap: 0, longest: 0 };
@@ -174,14 +171,14 @@ test('the AI answers from its worker within its time limit while the page stays 
   // While it thinks, the page still answers: a refused click gets its message.
   await cell(page, 0, 0).click();
   await expect(page.locator('#status')).toHaveText('Please wait: the AI is thinking.');
-  await expectMarks(page, 2, { timeout: limit + 3000 });
+  await expectMarks(page, 2, { timeout: budget + 3000 });
   const elapsed = Date.now() - started;
   const probe = await page.evaluate(() => {
     clearInterval(window.__probe.timer);
     return window.__probe;
   });
   expect(elapsed).toBeGreaterThanOrEqual(400);
-  expect(elapsed).toBeLessThan(limit + 2500);
+  expect(elapsed).toBeLessThan(budget + 2500);
   // A search on the main thread would freeze the page for its whole budget
   // (3 s); the bounds leave room for a loaded machine's scheduling, not for that.
   expect(probe.maxGap).toBeLessThan(1000);
@@ -199,8 +196,8 @@ test('undo while the AI thinks never lets its stale move through', async ({ page
   await page.click('#btn-undo');
   await expectMarks(page, 0);
   await expect(page.locator('#status')).toHaveText('Your turn (X): play in any open board.');
-  // Longer than Master may think: the cancelled search must never land.
-  await page.waitForTimeout(await masterLimit(page) + 600);
+  // Longer than Master's budget: the cancelled search must never land.
+  await page.waitForTimeout(3600);
   expect(await markCount(page)).toBe(0);
   // The AI still works afterwards.
   await choose(page, { level: 'easy' });
@@ -217,7 +214,7 @@ test('a new game during the AI search cancels it', async ({ page }) => {
   await expect(page.locator('#status')).toHaveAttribute('data-tone', 'thinking');
   await page.selectOption('#set-mode', 'human');
   await expectMarks(page, 0);
-  await page.waitForTimeout(await masterLimit(page) + 600);
+  await page.waitForTimeout(3600);
   expect(await markCount(page)).toBe(0);
 });
 
@@ -245,13 +242,12 @@ test('a reload restores the game, its history and whose turn it is', async ({ pa
 test('a reload during the AI turn lets the AI move again', async ({ page }) => {
   await open(page);
   await choose(page, { level: 'master' });
-  const limit = await masterLimit(page);
   await cell(page, 4, 4).click();
   await expect(page.locator('#status')).toHaveAttribute('data-tone', 'thinking');
   await page.reload();
   await expect(page.locator('html')).toHaveAttribute('data-ready', 'true');
   await expect(cell(page, 4, 4)).toHaveAttribute('data-mark', 'x');
-  await expectMarks(page, 2, { timeout: limit + 5000 });
+  await expectMarks(page, 2, { timeout: 8000 });
 });
 
 for (const [what, stored] of [
@@ -406,23 +402,6 @@ test.describe('when the AI worker fails', () => {
     const seen = await page.evaluate(() => window.__statuses);
     expect(seen).toContain('The AI took too long; it was restarted and is trying again.');
     await expect(page.locator('#status')).toContainText('Your turn (X)');
-  });
-
-  test('the watchdog waits for the time limit the worker announces, not just the budget', async ({ page }) => {
-    // Hard and Master may think past their budget; the worker says how far.
-    await stubFirstWorker(page,
-      "postMessage({ type: 'ready' }); self.onmessage = (e) => { if (e.data.type === 'search') postMessage({ type: 'started', id: e.data.id, limitMs: e.data.budgetMs + 2000 }); };");
-    await open(page);
-    await recordStatus(page);
-    await choose(page, { level: 'easy' });
-    const budget = Number(await page.locator('#set-level option[value="easy"]').getAttribute('data-budget'));
-    const started = Date.now();
-    await cell(page, 4, 4).click();
-    await expectMarks(page, 2, { timeout: 15_000 });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(budget + 2000 + 1500);
-    expect(Date.now() - started).toBeLessThan(budget + 2000 + 1500 + 5000);
-    const seen = await page.evaluate(() => window.__statuses);
-    expect(seen).toContain('The AI took too long; it was restarted and is trying again.');
   });
 
   test('a worker that fails to load is retried, then the page says the AI is unavailable, keeping the game', async ({ page }) => {

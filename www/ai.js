@@ -3,7 +3,7 @@
 // a search must stop at once, when the worker crashes or fails to load.
 
 const LOAD_TIMEOUT_MS = 20000;
-/** Time allowed beyond a search's time limit before the worker is presumed stuck. */
+/** Time allowed beyond the level's budget before the worker is presumed stuck. */
 export const MARGIN_MS = 1500;
 const MAX_ATTEMPTS = 3;
 
@@ -124,7 +124,7 @@ export class AiClient {
           job.started = true;
           job.timer = setTimeout(() => {
             if (this.pending === job) this.trouble('the AI went over its time', 'slow');
-          }, (Number.isFinite(message.limitMs) ? message.limitMs : job.budgetMs) + MARGIN_MS);
+          }, job.budgetMs + MARGIN_MS);
         }
         break;
       case 'progress':

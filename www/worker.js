@@ -2,7 +2,7 @@
 // one search at a time. The search runs to its deadline without yielding,
 // so the page stops a search early by terminating this worker.
 
-import init, { WebEngine, timeLimitMs } from './pkg/uttt_web.js';
+import init, { WebEngine } from './pkg/uttt_web.js';
 
 let engine = null;
 let engineLevel = null;
@@ -38,9 +38,7 @@ function engineFor(level) {
 
 function search({ id, text, level, budgetMs }) {
   engineFor(level);
-  // Hard and Master may think past their budget on a hard move: the page's
-  // watchdog waits for this limit, not the budget.
-  postMessage({ type: 'started', id, limitMs: timeLimitMs(level, budgetMs) });
+  postMessage({ type: 'started', id });
   const result = engine.search(text, budgetMs, (depth, score, mate, pv, nodes) => {
     postMessage({ type: 'progress', id, depth, score, mate: mate ?? null, pv: pv.split(' ').filter(Boolean), nodes });
   });

@@ -37,9 +37,7 @@ impl Engine {
         }
     }
 
-    /// Chooses a move within the level's own time budget, spent as the
-    /// core's time plan says (Hard and Master take more time on a hard move
-    /// and less on an easy one; see [`search::Engine::choose_timed`]).
+    /// Chooses a move within the level's own time budget.
     ///
     /// # Panics
     /// If the game is over: callers only ask for a move in a live game.
@@ -48,10 +46,8 @@ impl Engine {
         G: Searchable,
         P: FnMut(&Progress<'_, G::Move>),
     {
-        let start = Instant::now();
-        let budget = self.level.budget_ms();
-        let elapsed = || u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
-        self.search(pos, |e, pos| e.choose_timed(pos, budget, elapsed, progress))
+        let deadline = Instant::now() + Duration::from_millis(self.level.budget_ms());
+        self.think_until(pos, deadline, progress)
     }
 
     /// Chooses a move, stopping the search at `deadline` (the level's own
@@ -65,17 +61,6 @@ impl Engine {
         G: Searchable,
         P: FnMut(&Progress<'_, G::Move>),
     {
-        self.search(pos, |e, pos| {
-            e.choose(pos, || Instant::now() >= deadline, progress)
-        })
-    }
-
-    /// Runs `choose` on the core engine, no deeper than the game can go.
-    fn search<G, F>(&mut self, pos: &G, choose: F) -> Thought<G::Move>
-    where
-        G: Searchable,
-        F: FnOnce(&mut search::Engine, &G) -> Option<search::SearchResult<G::Move>>,
-    {
         // No line is longer than the rest of the game: searching deeper
         // only repeats the last depth (and floods `analyse` with copies).
         let limits = self.inner.limits();
@@ -84,7 +69,9 @@ impl Engine {
             max_depth: limits.max_depth.min(left.max(1)),
             ..limits
         });
-        let result = choose(&mut self.inner, pos);
+        let result = self
+            .inner
+            .choose(pos, || Instant::now() >= deadline, progress);
         self.inner.set_limits(limits);
         let result = result.expect("the engine is only asked to move in a live game");
         Thought {

@@ -29,12 +29,9 @@ Engines:
                                      protocol (see `uttt bot`), one per game
 A level or mcts may carry options after '@', e.g. hard@movetime=100,
 hard@nodes=200000, medium@depth=5, hard@weights=board=120,tempo=5, hard@table=4
-(MiB). Hard and Master spend their movetime by the core's time plan (more
-on a hard move, less on an easy one, about the movetime on average); @tm=0
-stops every search at the movetime instead. For measuring parts of the
-search: hard@lmr=0 (no late move reductions), @lmp=0 (no late move
-pruning), @singular=0, @aspiration=0, @qs=0 (no quiescence search),
-@dead=0 (no early dead-draw scores).
+(MiB), and for measuring parts of the search hard@lmr=0 (no late move
+reductions), @lmp=0 (no late move pruning), @singular=0, @aspiration=0,
+@qs=0 (no quiescence search), @dead=0 (no early dead-draw scores).
 
 Options:
   --games N       games to play, 1-1000000 (default 20)
@@ -64,8 +61,6 @@ enum Spec {
         weights: Option<Weights>,
         table_mib: Option<usize>,
         options: SearchOptions,
-        /// Stop every search at the movetime, without the core's time plan.
-        fixed_time: bool,
     },
     Mcts {
         movetime: Option<u64>,
@@ -89,7 +84,6 @@ impl Spec {
         let mut weights = None;
         let mut table_mib = None;
         let mut options = SearchOptions::default();
-        let mut fixed_time = false;
         for opt in parts {
             let (k, v) = opt
                 .split_once('=')
@@ -117,7 +111,6 @@ impl Spec {
                 "weights" => {
                     weights = Some(Weights::parse(v).map_err(|e| format!("bad weight `{e}`"))?)
                 }
-                "tm" => fixed_time = num(v)? == 0,
                 "lmr" => options.lmr = num(v)? != 0,
                 "lmp" => options.lmp = num(v)? != 0,
                 "singular" => options.singular = num(v)? != 0,
@@ -126,7 +119,7 @@ impl Spec {
                 "qs" => options.quiescence = num(v)? != 0,
                 _ => {
                     return Err(format!(
-                        "unknown engine option `{k}` (movetime, tm, nodes, depth, weights, table, \
+                        "unknown engine option `{k}` (movetime, nodes, depth, weights, table, \
                          lmr, lmp, singular, aspiration, qs, dead)"
                     ))
                 }
@@ -145,7 +138,6 @@ impl Spec {
             weights,
             table_mib,
             options,
-            fixed_time,
         })
     }
 
@@ -164,7 +156,6 @@ impl Spec {
                 weights,
                 table_mib,
                 options,
-                fixed_time,
             } => {
                 let bytes = table_mib.map_or(level.table_bytes(), |m| m << 20);
                 let mut engine = Engine::new(*level, seed, bytes);
@@ -186,11 +177,7 @@ impl Spec {
                     (None, Some(_)) => None,
                     (None, None) => Some(default_movetime.unwrap_or(level.budget_ms())),
                 };
-                Box::new(SearchPlayer {
-                    engine,
-                    time,
-                    fixed_time: *fixed_time,
-                })
+                Box::new(SearchPlayer { engine, time })
             }
             Spec::Mcts { movetime } => Box::new(MctsPlayer {
                 mcts: Mcts::new(seed),
@@ -215,8 +202,6 @@ struct SearchPlayer {
     engine: Engine,
     /// Thinking time per move, or `None` to rely on the engine's limits.
     time: Option<u64>,
-    /// Stop at `time` rather than spend it by the core's time plan.
-    fixed_time: bool,
 }
 
 impl MatchPlayer for SearchPlayer {
@@ -225,13 +210,11 @@ impl MatchPlayer for SearchPlayer {
             return Ok(m);
         }
         let start = Instant::now();
-        let elapsed = || u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
-        let result = match self.time {
-            Some(t) if !self.fixed_time => self.engine.choose_timed(pos, t, elapsed, |_| {}),
-            Some(t) => self.engine.choose(pos, || elapsed() >= t, |_| {}),
-            None => self.engine.choose_within_limits(pos),
-        }
-        .ok_or("asked to move in a finished game")?;
+        let budget = self.time.map(Duration::from_millis);
+        let result = self
+            .engine
+            .choose(pos, || budget.is_some_and(|b| start.elapsed() >= b), |_| {})
+            .ok_or("asked to move in a finished game")?;
         Ok(result.best)
     }
 }
@@ -705,7 +688,6 @@ pub fn run_tune(args: &[String]) -> Result<(), String> {
                                 SearchPlayer {
                                     engine: e,
                                     time: None,
-                                    fixed_time: false,
                                 }
                             };
                             let mut pa = mk(*wp, *gseed);
@@ -841,20 +823,6 @@ mod tests {
                     dead_draws: true,
                     quiescence: true,
                 },
-                ..
-            })
-        ));
-        assert!(matches!(
-            Spec::parse("master@tm=0"),
-            Ok(Spec::Level {
-                fixed_time: true,
-                ..
-            })
-        ));
-        assert!(matches!(
-            Spec::parse("master@tm=1"),
-            Ok(Spec::Level {
-                fixed_time: false,
                 ..
             })
         ));

@@ -86,7 +86,7 @@ fn pv_text<M: core::fmt::Display>(pv: &[M]) -> String {
 fn search_game<G>(
     engine: &mut Engine,
     pos: &G,
-    budget_ms: u64,
+    budget_ms: f64,
     now: &dyn Fn() -> f64,
     report: &mut dyn FnMut(Report),
 ) -> Result<SearchReply, ApiError>
@@ -95,21 +95,23 @@ where
     G::Move: BoardCell,
 {
     let start = now();
-    // A clock that goes backwards reads as no time spent; the float-to-int
-    // cast saturates.
-    let elapsed = || (now() - start).max(0.0) as u64;
+    let deadline = start + budget_ms;
     let to_move = pos.side_to_move();
     let result = engine
-        .choose_timed(pos, budget_ms, elapsed, |p: &Progress<'_, G::Move>| {
-            let (score, mate) = for_x(p.score, to_move);
-            report(Report {
-                depth: p.depth,
-                score,
-                mate,
-                pv: pv_text(p.pv),
-                nodes: p.nodes,
-            });
-        })
+        .choose(
+            pos,
+            || now() >= deadline,
+            |p: &Progress<'_, G::Move>| {
+                let (score, mate) = for_x(p.score, to_move);
+                report(Report {
+                    depth: p.depth,
+                    score,
+                    mate,
+                    pv: pv_text(p.pv),
+                    nodes: p.nodes,
+                });
+            },
+        )
         .ok_or_else(|| {
             ApiError::new("game-over", "the game is over: there is no move to search")
         })?;
@@ -166,8 +168,7 @@ impl WebEngine {
     }
 
     /// Searches the position at the cursor of `text` (a record or position
-    /// string) with a budget of `budget_ms` by the clock `now`, spent as
-    /// the core's time plan says (`Engine::choose_timed`).
+    /// string) for at most `budget_ms` by the clock `now`.
     ///
     /// # Errors
     /// `bad-argument` for a bad budget, `parse-error` for bad text,
@@ -179,7 +180,7 @@ impl WebEngine {
         now: &dyn Fn() -> f64,
         report: &mut dyn FnMut(Report),
     ) -> Result<SearchReply, ApiError> {
-        let budget = u64::from(args::index(
+        let budget = f64::from(args::index(
             budget_ms,
             "budget in milliseconds",
             MAX_BUDGET_MS,
@@ -275,31 +276,6 @@ pub fn level_budget_ms(name: JsValue) -> Result<u32, JsValue> {
     Ok(u32::try_from(level.budget_ms()).unwrap_or(u32::MAX))
 }
 
-/// The longest a search of the level named `level` with `budget_ms` takes:
-/// Hard and Master spend their budget by the core's time plan, up to this on
-/// a hard move (the page's watchdog waits this long before it presumes the
-/// worker stuck).
-///
-/// # Errors
-/// `bad-argument` for an unknown level or a budget that is not a whole
-/// number of milliseconds from 0 to ten minutes.
-pub fn time_limit(level: &str, budget_ms: Option<f64>) -> Result<f64, ApiError> {
-    let level = parse_level(level)?;
-    let budget = args::index(budget_ms, "budget in milliseconds", MAX_BUDGET_MS)?;
-    // At most a few times ten minutes: exact in an f64.
-    Ok(level.time_limit_ms(u64::from(budget)) as f64)
-}
-
-/// `timeLimitMs(level, budgetMs)`: see [`time_limit`].
-///
-/// # Errors
-/// Throws `bad-argument` for an unknown level, a non-string or a bad budget.
-#[wasm_bindgen(js_name = timeLimitMs)]
-pub fn time_limit_ms(level: JsValue, budget_ms: JsValue) -> Result<f64, JsValue> {
-    let level = args::text(level.as_string(), "level").map_err(ApiError::into_js)?;
-    time_limit(&level, budget_ms.as_f64()).map_err(ApiError::into_js)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -330,20 +306,6 @@ mod tests {
                 .unwrap();
             assert_eq!(r.pv.first(), Some(&r.notation), "{name}");
         }
-    }
-
-    #[test]
-    fn hard_and_master_may_think_past_their_budget_the_rest_may_not() {
-        for (name, limit) in [("medium", 1000.0), ("hard", 3000.0), ("master", 3000.0)] {
-            assert_eq!(time_limit(name, Some(1000.0)).unwrap(), limit, "{name}");
-        }
-        for bad in [None, Some(-1.0), Some(0.5), Some(1e12)] {
-            assert_eq!(time_limit("master", bad).unwrap_err().code, "bad-argument");
-        }
-        assert_eq!(
-            time_limit("grandmaster", Some(1.0)).unwrap_err().code,
-            "bad-argument"
-        );
     }
 
     #[test]

@@ -236,22 +236,3 @@ fn level_lookups_refuse_unknown_levels() {
     }
     assert_eq!(uttt_web::meta::region_names()[2], "top-right");
 }
-
-#[wasm_bindgen_test]
-fn time_limits_cover_the_budget_and_refuse_bad_input() {
-    let limit = |level: &str, budget: f64| uttt_web::engine::time_limit_ms(s(level), n(budget));
-    assert_eq!(limit("medium", 500.0).unwrap(), 500.0);
-    assert!(limit("master", 3000.0).unwrap() > 3000.0);
-    for (level, budget) in [
-        (s("grandmaster"), n(100.0)),
-        (n(1.0), n(100.0)),
-        (s("hard"), s("100")),
-        (s("hard"), n(-1.0)),
-        (s("hard"), JsValue::UNDEFINED),
-    ] {
-        assert_eq!(
-            code(&uttt_web::engine::time_limit_ms(level, budget).unwrap_err()),
-            "bad-argument"
-        );
-    }
-}

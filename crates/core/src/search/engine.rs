@@ -2,13 +2,11 @@
 //! iterative-deepening driver that the page, the worker and the CLI call.
 
 use alloc::vec::Vec;
-use core::cell::Cell;
 
 use super::eval::{Eval, MAX_PLY};
 use super::level::Level;
 use super::rng::Rng;
 use super::searchable::Searchable;
-use super::time::TimePlan;
 use super::tt::Table;
 use super::weights::Weights;
 use crate::movelist::MAX_MOVES;
@@ -302,44 +300,6 @@ impl Engine {
                 self.run(pos, limits, stop, progress, false, None)
             }
         }
-    }
-
-    /// Chooses a move with a thinking budget of `budget_ms`, reading the
-    /// caller's clock `elapsed_ms` (milliseconds since this call began).
-    ///
-    /// Hard and Master spend the budget by a [`TimePlan`]: a move whose
-    /// best reply keeps changing may take up to
-    /// [`TimePlan::hard_limit_ms`], a settled one less than the budget, so
-    /// a game's moves take about the budget on average
-    /// ([`Level::time_limit_ms`] is the longest). The lower levels stop at
-    /// the budget (they finish long before it but on a slow device).
-    pub fn choose_timed<G, C, P>(
-        &mut self,
-        pos: &G,
-        budget_ms: u64,
-        elapsed_ms: C,
-        mut progress: P,
-    ) -> Option<SearchResult<G::Move>>
-    where
-        G: Searchable,
-        C: Fn() -> u64,
-        P: FnMut(&Progress<'_, G::Move>),
-    {
-        if self.style() != Style::Full {
-            return self.choose(pos, || elapsed_ms() >= budget_ms, progress);
-        }
-        let plan = Cell::new(TimePlan::new(budget_ms));
-        self.choose(
-            pos,
-            || plan.get().should_stop(elapsed_ms()),
-            |p| {
-                let mut next = plan.get();
-                let best = p.pv.first().map(|&m| G::move_index(m));
-                next.depth_done(p.depth, best, p.score, elapsed_ms());
-                plan.set(next);
-                progress(p);
-            },
-        )
     }
 
     /// Chooses a move within the engine's [`Limits`] only, without progress.

@@ -65,18 +65,6 @@ impl Level {
         }
     }
 
-    /// The longest a search of this level with `budget_ms` takes through
-    /// [`Engine::choose_timed`](super::Engine::choose_timed) (plus the time
-    /// to the next poll of the clock): Hard and Master may go past their
-    /// budget on a hard move, the others stop at it.
-    #[must_use]
-    pub const fn time_limit_ms(self, budget_ms: u64) -> u64 {
-        match self {
-            Level::Hard | Level::Master => super::TimePlan::hard_limit_ms(budget_ms),
-            Level::Beginner | Level::Easy | Level::Medium => budget_ms,
-        }
-    }
-
     /// The default transposition-table size in bytes for this level.
     #[must_use]
     pub const fn table_bytes(self) -> usize {
@@ -109,7 +97,5 @@ mod tests {
         assert_eq!(Level::Hard.budget_ms(), 1000);
         assert_eq!(Level::Master.budget_ms(), 3000);
         assert!(Level::Master.table_bytes() > Level::Hard.table_bytes());
-        assert_eq!(Level::Medium.time_limit_ms(500), 500);
-        assert!(Level::Master.time_limit_ms(3000) > 3000);
     }
 }

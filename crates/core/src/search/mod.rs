@@ -32,12 +32,6 @@
 //!   and the caller answers from its own clock (`performance.now()` in the
 //!   worker, `std::time::Instant` in the CLI). Hard limits go in [`Limits`]
 //!   (`max_depth`, `max_nodes`) via [`Engine::set_limits`].
-//! * [`Engine::choose_timed`] takes a budget and the caller's clock instead
-//!   of `stop`: Hard and Master then spend the budget by a [`TimePlan`],
-//!   longer on a move whose best reply keeps changing or whose score
-//!   falls, shorter on a settled one, about the budget on average and never
-//!   past [`Level::time_limit_ms`] (three times the budget). The page, the
-//!   worker and the CLI's games and matches use it.
 //! * A position with a single legal move is searched to
 //!   [`FORCED_MOVE_DEPTH`] only (a few milliseconds), for its score: the
 //!   move is played at once rather than after the level's whole budget.
@@ -56,8 +50,8 @@
 //! | Beginner | rule player: Classic win, block, centre, corner, any; Ultimate win a small board, block one, else random | - | - |
 //! | Easy | depth-3 minimax with the tutorial evaluation (win ±100, ±10 per board in a line held by one side), random among equal best | - | 64 KiB |
 //! | Medium | the real search at depth 4, random among root moves within 15 units (0.15 as displayed) of the best | - | 1 MiB |
-//! | Hard | the full search, 1 s per move on average | 1000 ms | 16 MiB |
-//! | Master | the full search, 3 s per move on average (caller may change) | 3000 ms | 64 MiB |
+//! | Hard | the full search, 1 s | 1000 ms | 16 MiB |
+//! | Master | the full search, 3 s (caller may change) | 3000 ms | 64 MiB |
 //!
 //! # The search
 //!
@@ -112,7 +106,6 @@ mod level;
 mod reductions;
 mod rng;
 mod searchable;
-mod time;
 mod tt;
 mod ultimate_eval;
 mod weights;
@@ -124,7 +117,6 @@ pub use eval::{Eval, MAX_PLY};
 pub use level::Level;
 pub use rng::Rng;
 pub use searchable::Searchable;
-pub use time::TimePlan;
 pub use weights::{Weights, WEIGHT_COUNT, WEIGHT_NAMES, WEIGHT_UNITS};
 
 #[cfg(test)]

@@ -419,28 +419,3 @@ fn late_moves_are_pruned_in_ultimate_only() {
         nodes_with_pruning(&classic, 27, false)
     );
 }
-
-#[test]
-fn a_timed_search_stays_within_its_time_limit() {
-    let pos = random_positions(8, 1, 20, 20)[0];
-    for level in [Level::Medium, Level::Hard, Level::Master] {
-        let mut e = Engine::new(level, 3, 1 << 20);
-        // A clock that advances 1 ms per reading: the search reads it on
-        // every poll and after every depth.
-        let ticks = core::cell::Cell::new(0u64);
-        let clock = || {
-            ticks.set(ticks.get() + 1);
-            ticks.get()
-        };
-        let mut depths = 0;
-        let r = e.choose_timed(&pos, 200, clock, |_| depths += 1).unwrap();
-        assert!(pos.check(r.best).is_ok(), "{level}");
-        assert!(depths > 0, "{level}");
-        // It stops at the first reading past the limit, or sooner.
-        assert!(
-            ticks.get() <= level.time_limit_ms(200) + 1,
-            "{level}: {}",
-            ticks.get()
-        );
-    }
-}
