@@ -83,8 +83,8 @@
 //! Late move pruning (Ultimate only): in a node at most 3 plies from the
 //! horizon and off the principal variation, only the first 2 + depth²
 //! moves are searched, then only the moves that win a small board; worth
-//! about +30 more (54.4% over 400 games at 100 ms).
-//! Aspiration windows (from depth 5) are on. Past the horizon a quiescence search
+//! about +30 more (54.4% over 400 games at 100 ms). Aspiration windows
+//! (from depth 5) are on. Past the horizon a quiescence search
 //! follows the moves that win a small board (the side to move may
 //! also stand on the static evaluation): worth about +60 Elo at equal nodes
 //! (`uttt match hard@nodes=50000 hard@nodes=50000@qs=0`, 200 games: 58.2%
