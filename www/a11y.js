@@ -3,6 +3,9 @@
 //   whole 9x9 grid, crossing small boards; Home/End go to the row's ends,
 //   Ctrl+Home/End to the corners; Enter or Space plays (native buttons);
 // - the skip link lands on that one cell;
+// - after each move, when the board had the focus and it is a person's turn,
+//   the focus moves into the board that must be played (its centre when
+//   legal), so a move takes at most two arrows and Enter there;
 // - one polite live region announces each move, the AI's reply and each
 //   small board won, once (the status line, web's, announces the result).
 
@@ -59,6 +62,40 @@ function rowCol(button, ultimate) {
   const c = Number(button.dataset.cell);
   if (!ultimate) return [Math.floor(c / 3), c % 3];
   return [Math.floor(b / 3) * 3 + Math.floor(c / 3), (b % 3) * 3 + (c % 3)];
+}
+
+/**
+ * The cell a keyboard player should start from: the centre of the board
+ * that must be played if it is legal, else the legal cell nearest to it;
+ * on a free move, the cell that has the focus if it is legal. Null when no
+ * cell is legal (the game is over).
+ */
+export function startCell(board) {
+  const legal = [...board.querySelectorAll('button[data-cell][data-legal="true"]')];
+  if (legal.length === 0) return null;
+  const focused = document.activeElement;
+  if (legal.includes(focused) && board.dataset.free === 'true') return focused;
+  const ultimate = board.dataset.kind !== 'classic';
+  const boards = new Set(legal.map((c) => c.dataset.board));
+  const anchorBoard = boards.size === 1 ? Number([...boards][0]) : 4;
+  const [ar, ac] = ultimate ? [Math.floor(anchorBoard / 3) * 3 + 1, (anchorBoard % 3) * 3 + 1] : [1, 1];
+  let best = legal[0];
+  let bestDistance = Infinity;
+  for (const cell of legal) {
+    const [r, c] = rowCol(cell, ultimate);
+    const d = Math.abs(r - ar) + Math.abs(c - ac);
+    if (d < bestDistance) {
+      best = cell;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+/** Moves the focus to `startCell` of the board (the B key). */
+export function focusRequiredBoard(board) {
+  const target = startCell(board);
+  if (target) target.focus();
 }
 
 function cellAt(board, row, col, ultimate) {
@@ -145,7 +182,12 @@ export function initBoardKeys(board, skipLink = document.querySelector('.skip-li
 
   document.addEventListener('uttt:state', (event) => {
     const s = event.detail;
+    const hadFocus = board.contains(document.activeElement);
     refresh();
+    if (hadFocus && board.dataset.interactive === 'true' && oneMoveOn(before, s)) {
+      const target = startCell(board);
+      if (target && target !== document.activeElement) moveTo(target);
+    }
     const now = winners();
     if (!quiet && oneMoveOn(before, s)) {
       const ultimate = s.kind === 'ultimate';

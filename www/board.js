@@ -35,6 +35,7 @@ export class BoardView {
   build(kind) {
     if (this.kind === kind) return;
     this.kind = kind;
+    this.drawCoordinates(kind);
     this.root.replaceChildren();
     this.root.dataset.kind = kind;
     this.boards = [];
@@ -58,6 +59,33 @@ export class BoardView {
       this.boards.push(small);
       this.root.append(small);
     }
+  }
+
+  /**
+   * The coordinates on the board's edges, as the notation writes moves:
+   * columns a-i (a-c) left to right above, rows 1-9 (1-3) top to bottom on
+   * the left. Grouped by small board so they line up with its cells.
+   */
+  drawCoordinates(kind) {
+    const frame = this.root.closest('.board-frame');
+    if (!frame) return;
+    frame.dataset.kind = kind;
+    const groups = kind === 'ultimate' ? 3 : 1;
+    const fill = (host, label) => {
+      if (!host) return;
+      host.replaceChildren();
+      for (let g = 0; g < groups; g += 1) {
+        const group = el('div', 'coords-group');
+        for (let i = 0; i < 3; i += 1) {
+          const span = el('span', 'coord');
+          span.textContent = label(g * 3 + i);
+          group.append(span);
+        }
+        host.append(group);
+      }
+    };
+    fill(frame.querySelector('.coords-cols'), (i) => String.fromCharCode(97 + i));
+    fill(frame.querySelector('.coords-rows'), (i) => String(i + 1));
   }
 
   /**

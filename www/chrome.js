@@ -1,55 +1,87 @@
-// Everything around the board: status line, buttons, scores, settings form.
+// Everything around the board: the players and their scores, whose turn it
+// is, the status line, the buttons, the settings form and the AI vs AI
+// controls. It draws what the controller's page state says.
 
 import { t } from './text.js';
 
 const $ = (id) => document.getElementById(id);
 
-/** Fills the level menu from the engine's levels (done once, and on language change). */
-export function fillLevels(levels, selected) {
-  const select = $('set-level');
-  select.replaceChildren(...levels.map(({ name, budgetMs }) => {
+function levelOptions(levels) {
+  return levels.map(({ name, budgetMs }) => {
     const option = document.createElement('option');
     option.value = name;
     option.dataset.i18n = `level.${name}`;
     option.dataset.budget = String(budgetMs);
     option.textContent = t(`level.${name}`);
     return option;
-  }));
-  select.value = selected;
+  });
 }
 
-/** Redraws the status, buttons, scores and settings from the controller's page state. */
+/** Fills the level menus from the engine's levels (done once, and on language change). */
+export function fillLevels(levels, selected, selectedO = selected) {
+  $('set-level').replaceChildren(...levelOptions(levels));
+  $('set-level-o').replaceChildren(...levelOptions(levels));
+  $('set-level').value = selected;
+  $('set-level-o').value = selectedO;
+}
+
+/** The names on the two player chips, X's then O's. */
+function playerNames(settings) {
+  const level = t(`level.${settings.level}`);
+  switch (settings.mode) {
+    case 'ai-x':
+      return [t('player.you'), t('player.aiLevel', { level })];
+    case 'ai-o':
+      return [t('player.aiLevel', { level }), t('player.you')];
+    case 'watch':
+      return [t('player.aiLevel', { level }), t('player.aiLevel', { level: t(`level.${settings.levelO}`) })];
+    default:
+      return [t('player.x'), t('player.o')];
+  }
+}
+
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+/** Redraws the status, players, buttons and settings from the controller's page state. */
 export function renderChrome(page) {
   const status = $('status');
-  if (status.textContent !== page.status.text) status.textContent = page.status.text;
+  setText(status, page.status.text);
   status.dataset.tone = page.status.tone;
 
   $('btn-undo').disabled = !page.canUndo;
   $('btn-redo').disabled = !page.canRedo;
+  $('btn-continue').hidden = !page.canContinue;
 
-  const { settings } = page;
+  const { settings, view } = page;
+  const [xName, oName] = playerNames(settings);
+  setText($('player-x-name'), xName);
+  setText($('player-o-name'), oName);
+  setText($('score-x'), String(page.scores.x));
+  setText($('score-o'), String(page.scores.o));
+  setText($('score-draw'), String(page.scores.draw));
+  for (const chip of document.querySelectorAll('.player[data-side]')) {
+    chip.dataset.turn = String(view.outcome === null && view.sideToMove === chip.dataset.side);
+  }
+
   const form = $('settings');
   form.elements.kind.value = settings.kind;
   form.elements.mode.value = settings.mode;
   form.elements.level.value = settings.level;
+  form.elements.levelO.value = settings.levelO;
   form.elements.rules.value = settings.rules;
   form.elements.rules.disabled = settings.kind === 'classic';
   form.elements.level.disabled = settings.mode === 'human';
+  const watching = settings.mode === 'watch';
+  $('field-level-o').hidden = !watching;
+  setText($('set-level-label'), t(watching ? 'settings.levelX' : 'settings.level'));
+  $('watch-controls').hidden = !watching;
+  setText($('btn-pause'), t(page.paused ? 'watch.resume' : 'watch.pause'));
+  $('btn-pause').setAttribute('aria-pressed', String(page.paused));
+  $('btn-step').disabled = !page.paused || page.thinking || view.outcome !== null;
+  $('set-speed').value = settings.speed;
   document.body.dataset.mode = settings.mode;
-
-  const names = {
-    'ai-x': [t('player.youSide', { side: 'X' }), t('player.aiSide', { side: 'O' })],
-    'ai-o': [t('player.aiSide', { side: 'X' }), t('player.youSide', { side: 'O' })],
-  }[settings.mode] ?? ['X', 'O'];
-  $('score-x-label').textContent = names[0];
-  $('score-o-label').textContent = names[1];
-  $('score-x').textContent = String(page.scores.x);
-  $('score-o').textContent = String(page.scores.o);
-  $('score-draw').textContent = String(page.scores.draw);
-  $('scores-context').textContent = t('scores.context', {
-    kind: t(`kind.${settings.kind}`),
-    mode: t(`mode.${settings.mode}`),
-  });
 }
 
 /** Wires the buttons and the settings form to the controller's actions. */
@@ -57,10 +89,14 @@ export function bindChrome(actions) {
   $('btn-new').addEventListener('click', () => actions.newGame());
   $('btn-undo').addEventListener('click', () => actions.undo());
   $('btn-redo').addEventListener('click', () => actions.redo());
+  $('btn-continue').addEventListener('click', () => actions.continueHere());
+  $('btn-pause').addEventListener('click', () => actions.setPaused(!actions.getState().paused));
+  $('btn-step').addEventListener('click', () => actions.step());
+  $('set-speed').addEventListener('change', (event) => actions.updateSettings({ speed: event.target.value }));
   const form = $('settings');
   form.addEventListener('submit', (event) => event.preventDefault());
   form.addEventListener('change', (event) => {
     const { name, value } = event.target;
-    if (['kind', 'mode', 'level', 'rules'].includes(name)) actions.updateSettings({ [name]: value });
+    if (['kind', 'mode', 'level', 'levelO', 'rules'].includes(name)) actions.updateSettings({ [name]: value });
   });
 }

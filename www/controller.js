@@ -1,31 +1,60 @@
-// The game controller: owns the game, the settings and the scores, turns
+// The game controller: owns the game, the settings and the AI's turns, turns
 // clicks and buttons into core calls, asks the worker for AI moves, saves
-// after every change, and tells the page (and other modules, through
-// `uttt:*` events on document) what changed.
+// after every change, records finished and abandoned games in the history,
+// and tells the page (and other modules, through `uttt:*` events on
+// document) what changed.
+//
+// Events on document:
+// - `uttt:state`    detail = getState(), after every change;
+// - `uttt:gameover` detail = getState(), once when a move ends the game;
+// - `uttt:progress` detail = a search progress report of the AI's move;
+// - `uttt:history`  no detail, after the history of games changed.
 
 import { WebGame, readView } from './wasm.js';
 import * as storage from './storage.js';
+import { addGame, findGame, loadHistory, scoreCard } from './records.js';
 import { describe, refusal, humanSide } from './status.js';
 import { t } from './text.js';
 
 /** The least time an AI move takes to appear, so play feels natural. */
 export const MIN_AI_MS = 400;
 
-export const DEFAULT_SETTINGS = Object.freeze({ kind: 'ultimate', mode: 'ai-x', level: 'medium', rules: 'standard' });
+/** The pause before each move of AI vs AI, by speed. */
+export const WATCH_DELAY_MS = Object.freeze({ slow: 1400, normal: 600, fast: 0 });
+
+/** How often a save that failed is tried again, while it keeps failing. */
+const SAVE_RETRY_MS = 4000;
+
+export const DEFAULT_SETTINGS = Object.freeze({
+  kind: 'ultimate',
+  mode: 'ai-x',
+  level: 'medium',
+  levelO: 'medium',
+  rules: 'standard',
+  speed: 'normal',
+});
 
 const state = {
   settings: { ...DEFAULT_SETTINGS },
   levels: [],
   game: null,
   view: null,
+  /** Identifies the game in the history: undo and replay never make a second entry. */
+  gameId: '',
   thinking: false,
   notice: null,
-  scores: {},
+  /** AI vs AI only: no new move starts while paused (Step plays one). */
+  paused: false,
+  /** True once the player chose "Continue from here": the AI moves from an earlier position. */
+  live: false,
+  saveFailed: false,
   branchGuard: null,
 };
 
 let ai = null;
+let ask = async () => true;
 let renderPage = () => {};
+let saveTimer = 0;
 // Bumped whenever a pending AI answer must be ignored: undo, new game,
 // settings, jump, load. An answer is used only if its token is current.
 let token = 0;
@@ -34,7 +63,19 @@ function emit(name, detail) {
   document.dispatchEvent(new CustomEvent(name, { detail }));
 }
 
-/** The state in the shape other modules rely on (see NOTES-review.md). */
+function newGameId() {
+  const words = new Uint32Array(2);
+  crypto.getRandomValues(words);
+  return `${Date.now().toString(36)}-${words[0].toString(36)}${words[1].toString(36)}`;
+}
+
+/** The level that plays `side` ('x' | 'o') in the current settings. */
+function levelOf(side) {
+  const { mode, level, levelO } = state.settings;
+  return mode === 'watch' && side === 'o' ? levelO : level;
+}
+
+/** The state in the shape other modules rely on (documented at the top of this file). */
 export function getState() {
   const { settings, view } = state;
   const human = humanSide(settings.mode);
@@ -43,6 +84,7 @@ export function getState() {
     rules: view.rules,
     mode: human ? 'ai' : settings.mode,
     level: settings.level,
+    levelO: settings.levelO,
     humanSide: human,
     record: state.game.record() ?? null,
     position: state.game.positionString(),
@@ -53,21 +95,30 @@ export function getState() {
     over: view.outcome !== null,
     result: view.outcome,
     thinking: state.thinking,
+    paused: state.paused,
+    gameId: state.gameId,
   };
+}
+
+/** Whether "Continue from here" applies: an earlier position of an AI game where the AI is to move. */
+function canContinue() {
+  const { view } = state;
+  return view.ply < view.length && view.outcome === null && isAiTurn() && !state.live;
 }
 
 /** What the page needs to draw, beyond the view. */
 export function pageState() {
   const status = state.notice ?? describe(state.view, state);
-  const key = `${state.settings.kind}/${state.settings.mode}`;
   return {
     view: state.view,
     settings: state.settings,
     thinking: state.thinking,
+    paused: state.paused,
     status,
-    scores: state.scores[key] ?? { x: 0, o: 0, draw: 0 },
+    scores: scoreCard(loadHistory().games, state.settings),
     canUndo: undoSteps() > 0,
     canRedo: redoSteps() > 0,
+    canContinue: canContinue(),
     interactive: !state.thinking && !isAiTurn(),
     levels: state.levels,
   };
@@ -85,26 +136,79 @@ function budgetFor(level) {
   return found ? found.budgetMs : 1000;
 }
 
+/**
+ * Saves the game. A refused write (storage full) is told at once; the game
+ * stays in memory and the save is tried again on every change and every few
+ * seconds until it goes through.
+ */
 function persist() {
   const record = state.game.record();
-  storage.saveGame(record ? { record, cursor: state.view.ply } : { position: state.game.positionString() });
+  const data = record ? { record, cursor: state.view.ply, id: state.gameId } : { position: state.game.positionString(), id: state.gameId };
+  const saved = storage.saveGame(data);
+  clearTimeout(saveTimer);
+  if (saved) {
+    if (state.saveFailed) {
+      state.saveFailed = false;
+      if (state.notice?.key === 'storage.saveFailed') state.notice = { text: t('storage.saved'), tone: 'info' };
+    }
+    return;
+  }
+  // A browser that refuses storage altogether was told about once, at start.
+  if (!storage.storageAvailable()) return;
+  state.saveFailed = true;
+  state.notice = { text: t('storage.saveFailed'), tone: 'error', key: 'storage.saveFailed' };
+  saveTimer = setTimeout(retrySave, SAVE_RETRY_MS);
+}
+
+function retrySave() {
+  if (!state.saveFailed) return;
+  persist();
+  renderPage();
+}
+
+/** The entry of the history for the game on the board, with `result`. */
+function historyEntry(result) {
+  const { settings } = state;
+  const human = humanSide(settings.mode);
+  const mode = human ? 'ai' : settings.mode;
+  return {
+    id: state.gameId,
+    kind: settings.kind,
+    rules: settings.kind === 'classic' ? 'standard' : settings.rules,
+    mode,
+    level: mode === 'human' ? null : settings.level,
+    levelO: mode === 'watch' ? settings.levelO : null,
+    side: human,
+    result,
+    record: state.game.record(),
+  };
+}
+
+function recordInHistory(result) {
+  if (!state.game.record()) return;
+  if (addGame(historyEntry(result))) emit('uttt:history');
+}
+
+/**
+ * The game on the board is about to be replaced: if it has moves and never
+ * finished, it goes into the history as unfinished, so it can be replayed.
+ */
+function setAsideCurrentGame() {
+  if (!state.game || state.view.length === 0) return;
+  if (findGame(state.gameId)) return;
+  recordInHistory('unfinished');
 }
 
 /** Re-reads the view, saves, redraws and announces; starts the AI if it is its turn. */
 function commit({ played = false } = {}) {
   state.view = readView(state.game);
   persist();
-  if (played && state.view.outcome) {
-    const key = `${state.settings.kind}/${state.settings.mode}`;
-    const row = state.scores[key] ?? { x: 0, o: 0, draw: 0 };
-    row[state.view.outcome] += 1;
-    state.scores[key] = row;
-    storage.saveScores(state.scores);
-  }
+  const finished = played && state.view.outcome !== null;
+  if (finished) recordInHistory(state.view.outcome);
   renderPage();
   const detail = getState();
   emit('uttt:state', detail);
-  if (played && state.view.outcome) emit('uttt:gameover', detail);
+  if (finished) emit('uttt:gameover', detail);
   maybeStartAi();
 }
 
@@ -114,7 +218,8 @@ function notify(text, tone = 'warn') {
 }
 
 function clearNotice() {
-  state.notice = null;
+  // A failed save stays on screen until a save goes through.
+  if (!state.saveFailed) state.notice = null;
 }
 
 function stopAi() {
@@ -125,19 +230,23 @@ function stopAi() {
   }
 }
 
-function maybeStartAi() {
+function maybeStartAi({ step = false } = {}) {
   const { view } = state;
-  if (!ai || state.thinking || view.outcome || view.ply < view.length || !isAiTurn()) return;
+  if (!ai || state.thinking || view.outcome || !isAiTurn()) return;
+  if (view.ply < view.length && !state.live) return;
+  const watching = state.settings.mode === 'watch';
+  if (watching && state.paused && !step) return;
   const mine = ++token;
   const text = state.game.positionString();
-  const level = state.settings.level;
+  const level = levelOf(view.sideToMove);
   const started = performance.now();
+  const least = watching ? Math.max(WATCH_DELAY_MS[state.settings.speed] ?? 0, 150) : MIN_AI_MS;
   state.thinking = true;
   renderPage();
   emit('uttt:state', getState());
   ai.search({ text, level, budgetMs: budgetFor(level) }).then(
     (result) => {
-      const wait = Math.max(0, MIN_AI_MS - (performance.now() - started));
+      const wait = Math.max(0, least - (performance.now() - started));
       setTimeout(() => applyAiMove(mine, text, result), wait);
     },
     (error) => {
@@ -164,6 +273,11 @@ function applyAiMove(mine, text, result) {
   commit({ played: true });
 }
 
+/** A string that changes whenever the game or the shown position does. */
+function where() {
+  return `${state.gameId}|${state.game.record() ?? state.game.positionString()}|${state.view.ply}`;
+}
+
 /**
  * Plays a move for the human at `cell` of `board`. Returns
  * `{ok: true}` or `{ok: false, code, message}`; a refusal is also shown.
@@ -178,6 +292,7 @@ export async function play(board, cell) {
   if (!state.view.outcome) {
     if (state.settings.mode === 'watch') return refuse('watching');
     if (isAiTurn()) {
+      if (canContinue()) return refuse('continueFirst');
       const result = refuse('aiTurn');
       // The AI may have given up earlier (worker failure): a click asks again.
       maybeStartAi();
@@ -185,22 +300,43 @@ export async function play(board, cell) {
     }
   }
   // Playing from an earlier position drops the later moves, unless the move
-  // is the next recorded one (then it is a redo): ask the guard first.
+  // is the next recorded one (then it is a redo): ask the guard first, and
+  // play only if the game is still where it was when the question was asked.
   const { ply, length, redoBoard, redoCell } = state.view;
   const index = state.view.kind === 'ultimate' ? board * 9 + cell : cell;
   const isRedo = redoBoard === board && redoCell === cell;
   if (ply < length && !isRedo && state.branchGuard && state.view.legal[index] === 1) {
+    const asked = where();
     const allowed = await state.branchGuard(ply, length);
     if (!allowed) return { ok: false, code: 'declined', message: '' };
+    if (where() !== asked) return refuse('changed');
   }
   try {
     state.game.play(board, cell);
   } catch (error) {
     return refuse(error.code ?? 'other', error);
   }
+  state.live = false;
   clearNotice();
   commit({ played: true });
   return { ok: true };
+}
+
+/**
+ * From an earlier position of a game against the AI where the AI is to move:
+ * drops the later moves (asking first, like a move would) and lets the AI play.
+ */
+export async function continueHere() {
+  if (!canContinue()) return false;
+  const { ply, length } = state.view;
+  const asked = where();
+  if (state.branchGuard && !(await state.branchGuard(ply, length))) return false;
+  if (where() !== asked || !canContinue()) return false;
+  state.game.truncate();
+  state.live = true;
+  clearNotice();
+  commit();
+  return true;
 }
 
 /** How many plies Undo takes back: against the AI, your move and its reply. */
@@ -233,6 +369,9 @@ function walk(steps, step) {
   if (steps === 0) return false;
   stopAi();
   clearNotice();
+  state.live = false;
+  // In AI vs AI, stepping through the game pauses it, so the AI does not play on at once.
+  if (state.settings.mode === 'watch') state.paused = true;
   for (let i = 0; i < steps; i += 1) step();
   commit();
   return true;
@@ -248,35 +387,108 @@ export function redo() {
   return walk(redoSteps(), () => state.game.redo());
 }
 
-/** Starts a new game with the current settings; scores are kept. */
-export function newGame() {
+/** True while the game on the board has moves and has not finished: replacing it asks first. */
+export function inProgress() {
+  return state.view.length > 0 && !findGame(state.gameId);
+}
+
+function startFresh() {
   stopAi();
   clearNotice();
+  setAsideCurrentGame();
   const fresh = new WebGame(state.settings.kind, state.settings.rules);
   if (state.game) state.game.free();
   state.game = fresh;
-  if (ai && state.settings.mode !== 'human') ai.newGame(state.settings.level);
+  state.gameId = newGameId();
+  state.live = false;
+  state.paused = false;
+  if (ai && state.settings.mode !== 'human') ai.newGame(levelOf('x'));
   commit();
 }
 
-/** Changes settings (any of kind, mode, level, rules) and starts a new game. */
-export function updateSettings(changes) {
-  state.settings = { ...state.settings, ...changes };
+/**
+ * Asks before a game in progress is replaced (the answer comes from the
+ * dialog installed by start's `ask`). Resolves true when the player agreed
+ * or there was nothing to lose.
+ */
+async function agreeToLeave(question) {
+  if (!inProgress()) return true;
+  return ask(question, { moves: state.view.length });
+}
+
+/** Starts a new game with the current settings, asking first if a game is in progress. */
+export async function newGame() {
+  if (!(await agreeToLeave('newGame'))) return false;
+  startFresh();
+  return true;
+}
+
+/** Rematch: a new game with the colours swapped (against the AI), no question asked. */
+export function rematch() {
+  const { mode } = state.settings;
+  if (mode === 'ai-x' || mode === 'ai-o') {
+    state.settings = { ...state.settings, mode: mode === 'ai-x' ? 'ai-o' : 'ai-x' };
+    storage.saveSettings(state.settings);
+  }
+  startFresh();
+}
+
+/** Settings that only change how the game is shown or paced, never the game itself. */
+const LIVE_SETTINGS = new Set(['speed']);
+
+/**
+ * Changes settings (any of kind, mode, level, levelO, rules, speed). A
+ * change of the game starts a new one, asking first if a game is in
+ * progress; declined, nothing changes. Resolves true when applied.
+ */
+export async function updateSettings(changes) {
+  const next = { ...state.settings, ...changes };
+  const restart = Object.keys(changes).some((k) => !LIVE_SETTINGS.has(k) && changes[k] !== state.settings[k]);
+  if (restart && !(await agreeToLeave('settings'))) {
+    renderPage();
+    return false;
+  }
+  state.settings = next;
   storage.saveSettings(state.settings);
-  newGame();
+  if (restart) startFresh();
+  else renderPage();
+  return true;
+}
+
+/** AI vs AI: pauses or resumes the game. */
+export function setPaused(paused) {
+  if (state.settings.mode !== 'watch') return;
+  state.paused = Boolean(paused);
+  if (state.paused) stopAi();
+  commit();
+}
+
+/** AI vs AI, paused: plays one move. */
+export function step() {
+  if (state.settings.mode !== 'watch' || !state.paused || state.thinking) return;
+  // Stepping from an earlier position goes on from there, like Continue.
+  if (state.view.ply < state.view.length) {
+    state.game.truncate();
+    state.view = readView(state.game);
+  }
+  state.live = true;
+  maybeStartAi({ step: true });
 }
 
 /** Shows the position after `ply` moves without losing the later ones. */
 export function jump(ply) {
   stopAi();
   clearNotice();
+  state.live = false;
+  if (state.settings.mode === 'watch') state.paused = true;
   state.game.jump(ply);
   commit();
 }
 
 /**
- * Replaces the game by one read from a record or position string. On error
- * returns `{ok: false, error}` and leaves the current game untouched.
+ * Replaces the game by one read from a record or position string (the game
+ * on the board goes to the history if unfinished). On error returns
+ * `{ok: false, error}` and leaves the current game untouched.
  */
 export function loadRecord(text) {
   let loaded;
@@ -287,6 +499,7 @@ export function loadRecord(text) {
   }
   stopAi();
   clearNotice();
+  setAsideCurrentGame();
   state.game.free();
   state.game = loaded;
   const view = readView(loaded);
@@ -297,10 +510,15 @@ export function loadRecord(text) {
   if (human && !view.outcome && human !== view.sideToMove) {
     settings.mode = view.sideToMove === 'x' ? 'ai-x' : 'ai-o';
   }
+  if (settings.mode === 'watch') state.paused = true;
   if (JSON.stringify(settings) !== JSON.stringify(state.settings)) {
     state.settings = settings;
     storage.saveSettings(state.settings);
   }
+  // The same game loaded again (a replay from the history) keeps its entry.
+  const known = loadHistory().games.find((g) => g.record === (loaded.record() ?? ''));
+  state.gameId = known?.id ?? newGameId();
+  state.live = false;
   commit();
   return { ok: true };
 }
@@ -322,6 +540,7 @@ export function analyse({ ms = 1000, level = 'master' } = {}) {
 
 function restoreGame() {
   const saved = storage.loadGame();
+  state.gameId = saved?.id ?? newGameId();
   if (!saved) return new WebGame(state.settings.kind, state.settings.rules);
   let game = null;
   try {
@@ -335,37 +554,55 @@ function restoreGame() {
   } catch (error) {
     if (game) game.free();
     storage.reportCorruptGame(error.message ?? error);
+    state.gameId = newGameId();
     return new WebGame(state.settings.kind, state.settings.rules);
   }
 }
 
-/**
- * Starts the controller: restores settings, scores and the game (setting
- * aside anything unreadable), draws, and lets the AI move if it is its turn.
- * `render(pageState)` redraws the page; `aiClient` may be null.
- */
-export function start({ render, aiClient, levels }) {
-  renderPage = () => render(pageState());
-  ai = aiClient;
-  state.levels = levels;
-  const names = levels.map((l) => l.name);
-  const settings = storage.loadSettings(names) ?? { ...DEFAULT_SETTINGS };
-  if (!names.includes(settings.level)) settings.level = names.includes('medium') ? 'medium' : names[0];
-  state.settings = settings;
-  state.scores = storage.loadScores() ?? {};
-  state.game = restoreGame();
-  if (ai && settings.mode !== 'human') ai.newGame(settings.level);
-  const problems = storage.takeProblems();
-  if (problems.length > 0) {
-    state.notice = { text: t('storage.corrupt'), tone: 'warn' };
-    storage.saveSettings(state.settings);
-    storage.saveScores(state.scores);
-  }
-  commit();
-  if (!storage.storageAvailable()) notify(t('storage.unavailable'));
+/** The notice for what could not be read at start-up, by what it was. */
+function problemNotice(problems) {
+  const names = new Set(problems.map((p) => p.name));
+  if (names.has('game')) return t('storage.corrupt');
+  if (names.has('settings')) return t('storage.corruptSettings');
+  return t('storage.corruptOther');
 }
 
-/** Redraws the page (e.g. after a language change). */
+/**
+ * Starts the controller: restores settings and the game (setting aside
+ * anything unreadable), draws, and lets the AI move if it is its turn.
+ * `render(pageState)` redraws the page; `aiClient` may be null;
+ * `confirm(question, params)` resolves true when the player agrees to lose
+ * the game in progress (question 'newGame' or 'settings').
+ */
+export function start({ render, aiClient, levels, confirm }) {
+  renderPage = () => render(pageState());
+  ai = aiClient;
+  if (confirm) ask = confirm;
+  state.levels = levels;
+  const names = levels.map((l) => l.name);
+  const fallback = names.includes('medium') ? 'medium' : names[0];
+  const settings = { ...DEFAULT_SETTINGS, ...(storage.loadSettings(names) ?? {}) };
+  if (!names.includes(settings.level)) settings.level = fallback;
+  if (!names.includes(settings.levelO)) settings.levelO = settings.level;
+  state.settings = settings;
+  state.game = restoreGame();
+  if (ai && settings.mode !== 'human') ai.newGame(levelOf('x'));
+  const problems = storage.takeProblems();
+  if (problems.length > 0) {
+    state.notice = { text: problemNotice(problems), tone: 'warn' };
+    storage.saveSettings(state.settings);
+  }
+  commit();
+  if (!storage.storageAvailable()) {
+    state.notice = { text: t('storage.unavailable'), tone: 'warn', key: 'storage.unavailable' };
+    renderPage();
+  }
+  window.addEventListener('pagehide', () => {
+    if (state.saveFailed) persist();
+  });
+}
+
+/** Redraws the page (e.g. after a language change, or a history change elsewhere). */
 export function refresh() {
   renderPage();
 }

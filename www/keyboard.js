@@ -1,24 +1,37 @@
 // Keyboard shortcuts: N new game, U or Ctrl/Cmd+Z undo, R or Ctrl/Cmd+Y
-// (or Ctrl/Cmd+Shift+Z) redo. Ignored while typing in a form control.
+// (or Ctrl/Cmd+Shift+Z) redo, H hint, B the board you must play in, ? help.
+// Ignored while typing in a form control and while a modal question is open.
+
+import { modalOpen } from './dialog.js';
 
 function typing(target) {
   return target instanceof Element && Boolean(target.closest('input, select, textarea, [contenteditable="true"]'));
 }
 
-/** Installs the shortcuts, calling `actions.newGame/undo/redo`. */
+/**
+ * Installs the shortcuts. `actions` has newGame, undo, redo, and optionally
+ * hint, focusBoard and help.
+ */
 export function bindKeyboard(actions) {
   document.addEventListener('keydown', (event) => {
     if (event.defaultPrevented || event.altKey || typing(event.target)) return;
+    if (modalOpen() || document.querySelector('dialog[open]')) return;
     const key = event.key.toLowerCase();
     const command = event.ctrlKey || event.metaKey;
     let action = null;
     if (command) {
       if (key === 'z' && !event.shiftKey) action = actions.undo;
       else if (key === 'y' || (key === 'z' && event.shiftKey)) action = actions.redo;
+    } else if (event.key === '?') {
+      action = actions.help;
     } else if (!event.shiftKey) {
-      if (key === 'n') action = actions.newGame;
-      else if (key === 'u') action = actions.undo;
-      else if (key === 'r') action = actions.redo;
+      action = {
+        n: actions.newGame,
+        u: actions.undo,
+        r: actions.redo,
+        h: actions.hint,
+        b: actions.focusBoard,
+      }[key];
     }
     if (action) {
       event.preventDefault();

@@ -1,9 +1,11 @@
 // The local history of finished games and the statistics drawn from it.
 //
 // Stored under one versioned localStorage key. Anything unreadable is moved
-// aside under a dated key (never thrown away, never thrown), and the history
-// starts empty. Entries are checked one by one so one bad entry cannot hide
-// the others.
+// aside under a dated key of its own (never thrown away, never thrown):
+// the whole value when it cannot be read at all, else each bad entry, so
+// one bad entry cannot hide the others. Every game has an id: finishing the
+// same game again (undo, then replay) replaces its entry instead of adding
+// one, so the scores, which are counted from these entries, count it once.
 
 const KEY = 'uttt.history';
 const VERSION = 1;
@@ -15,6 +17,9 @@ const RULES = new Set(['standard', 'tiebreak']);
 const MODES = new Set(['ai', 'human', 'watch']);
 const LEVELS = ['beginner', 'easy', 'medium', 'hard', 'master'];
 const RESULTS = new Set(['x', 'o', 'draw']);
+/** A game left before its end: kept for replay, counted in no score. */
+export const UNFINISHED = 'unfinished';
+const ID = /^[\w-]{1,40}$/;
 const RECORD = /^(ultimate-standard|ultimate-tiebreak|classic):(?:[a-i][1-9])*$/;
 
 /** The levels in the order the statistics list them. */
@@ -23,38 +28,56 @@ export const LEVEL_ORDER = LEVELS;
 /** Where an entry's fields are checked; returns a clean copy or null. */
 export function cleanEntry(raw) {
   if (!raw || typeof raw !== 'object') return null;
-  const { date, kind, rules, mode, level, side, result, record } = raw;
+  const { id, date, kind, rules, mode, level, levelO, side, result, record } = raw;
   if (typeof date !== 'string' || Number.isNaN(Date.parse(date))) return null;
-  if (!KINDS.has(kind) || !RULES.has(rules) || !MODES.has(mode) || !RESULTS.has(result)) return null;
+  if (!KINDS.has(kind) || !RULES.has(rules) || !MODES.has(mode)) return null;
+  if (!RESULTS.has(result) && result !== UNFINISHED) return null;
   if (typeof record !== 'string' || record.length > 400 || !RECORD.test(record)) return null;
+  if (id !== undefined && id !== null && !(typeof id === 'string' && ID.test(id))) return null;
   if (mode === 'ai' && !(LEVELS.includes(level) && (side === 'x' || side === 'o'))) return null;
   if (mode === 'watch' && !LEVELS.includes(level)) return null;
+  if (mode === 'watch' && levelO != null && !LEVELS.includes(levelO)) return null;
   return {
+    id: id ?? null,
     date,
     kind,
     rules,
     mode,
     level: mode === 'human' ? null : level,
+    levelO: mode === 'watch' ? (levelO ?? level) : null,
     side: mode === 'ai' ? side : null,
     result,
     record,
   };
 }
 
-/** The outcome for the person playing: 'win', 'draw', 'loss', or null when no one person played. */
+/** Whether the entry's game reached its end. */
+export function finished(entry) {
+  return entry.result !== UNFINISHED;
+}
+
+/** The outcome for the person playing: 'win', 'draw', 'loss', or null when no one person played or it is unfinished. */
 export function personalOutcome(entry) {
-  if (entry.mode !== 'ai') return null;
+  if (entry.mode !== 'ai' || !finished(entry)) return null;
   if (entry.result === 'draw') return 'draw';
   return entry.result === entry.side ? 'win' : 'loss';
 }
 
+let asideCount = 0;
+
+/** Keeps `text` under a key of its own; false when storage refused it. */
 function setAside(text, storage) {
+  asideCount += 1;
   try {
-    storage.setItem(`${KEY}.unreadable.${Date.now()}`, text);
+    storage.setItem(`${KEY}.unreadable.${Date.now()}-${asideCount}`, text);
+    return true;
   } catch {
-    // Nothing more can be done without storage; the page still works.
+    return false;
   }
 }
+
+/** The last history read, by its raw text: the page reads it on every redraw. */
+let cache = { text: null, games: [] };
 
 /**
  * Reads the history. Returns `{ games, problem }` where `problem` is null, or
@@ -68,11 +91,20 @@ export function loadHistory(storage = localStorage) {
     return { games: [], problem: null };
   }
   if (text === null) return { games: [], problem: null };
+  if (text === cache.text) return { games: cache.games.slice(), problem: null };
   try {
     const data = JSON.parse(text);
     if (!data || data.v !== VERSION || !Array.isArray(data.games)) throw new Error('shape');
     const games = data.games.map(cleanEntry).filter(Boolean);
-    return { games, problem: games.length === data.games.length ? null : 'partial' };
+    if (games.length === data.games.length) {
+      cache = { text, games };
+      return { games: games.slice(), problem: null };
+    }
+    // Entries this version cannot read are kept aside before the good ones
+    // are written back, so no later save can lose them.
+    const bad = data.games.filter((g) => !cleanEntry(g));
+    if (setAside(JSON.stringify({ v: VERSION, games: bad }), storage)) save(games, storage);
+    return { games, problem: 'partial' };
   } catch {
     setAside(text, storage);
     try {
@@ -86,7 +118,9 @@ export function loadHistory(storage = localStorage) {
 
 function save(games, storage = localStorage) {
   try {
-    storage.setItem(KEY, JSON.stringify({ v: VERSION, games }));
+    const text = JSON.stringify({ v: VERSION, games });
+    storage.setItem(KEY, text);
+    cache = { text, games };
     return true;
   } catch {
     return false; // quota or privacy mode: the game goes on without history
@@ -94,19 +128,54 @@ function save(games, storage = localStorage) {
 }
 
 /**
- * Adds a finished game; `game` has kind, rules, mode, level, side, result,
- * record (and optionally date). Returns the stored entry, or null if invalid.
+ * Adds a finished (or unfinished) game; `game` has id, kind, rules, mode,
+ * level, levelO, side, result, record (and optionally date). A game with the
+ * id of a stored one replaces it: one game, one entry, its latest result.
+ * Returns the stored entry, or null if invalid or not stored.
  */
 export function addGame(game, storage = localStorage) {
   const entry = cleanEntry({ date: new Date().toISOString(), ...game });
   if (!entry) return null;
   const { games } = loadHistory(storage);
-  // The same record finishing twice in a row (e.g. undo, then the same move) is one game.
-  const last = games[games.length - 1];
-  if (last && last.record === entry.record && last.mode === entry.mode) return last;
+  const same = entry.id ? games.findIndex((g) => g.id === entry.id) : -1;
+  if (same >= 0) {
+    const old = games[same];
+    if (old.record === entry.record && old.result === entry.result) return old;
+    games.splice(same, 1);
+  }
   games.push(entry);
-  save(games.slice(-MAX_GAMES), storage);
-  return entry;
+  return save(games.slice(-MAX_GAMES), storage) ? entry : null;
+}
+
+/** The stored entry of game `id`, or null. */
+export function findGame(id, storage = localStorage) {
+  if (!id) return null;
+  return loadHistory(storage).games.find((g) => g.id === id) ?? null;
+}
+
+/**
+ * The score card for the settings on the board, counted from the history:
+ * against the AI, your wins and losses at this game type and level (shown
+ * on your side and the AI's); otherwise X's and O's wins at this game type.
+ * Returns `{x, o, draw}` by side of the board.
+ */
+export function scoreCard(games, { kind, mode, level }) {
+  const card = { x: 0, o: 0, draw: 0 };
+  const vsAi = mode === 'ai-x' || mode === 'ai-o';
+  const you = mode === 'ai-o' ? 'o' : 'x';
+  const ai = you === 'x' ? 'o' : 'x';
+  for (const g of games) {
+    if (g.kind !== kind || !finished(g)) continue;
+    if (vsAi) {
+      if (g.mode !== 'ai' || g.level !== level) continue;
+      const mine = personalOutcome(g);
+      if (mine === 'draw') card.draw += 1;
+      else card[mine === 'win' ? you : ai] += 1;
+    } else if (g.mode === mode) {
+      card[g.result] += 1;
+    }
+  }
+  return card;
 }
 
 /** Deletes the whole history. */
@@ -116,6 +185,7 @@ export function clearHistory(storage = localStorage) {
   } catch {
     // ignore
   }
+  cache = { text: null, games: [] };
 }
 
 /**
@@ -129,6 +199,7 @@ export function statistics(games) {
   const human = { x: 0, o: 0, draw: 0 };
   const watch = { x: 0, o: 0, draw: 0 };
   for (const g of games) {
+    if (!finished(g)) continue;
     if (g.mode === 'ai') perLevel[g.level][personalOutcome(g)] += 1;
     else (g.mode === 'human' ? human : watch)[g.result] += 1;
   }

@@ -1,8 +1,8 @@
-// The review panel: the move list (numbered by move pair) with browsing by
-// click and keys, the evaluation bar and hint button fed by the worker's
-// search, sharing, and the statistics panel. It only talks to the game
-// through the controller's functions and events (see NOTES-review.md), so
-// every rule is still decided by core.
+// The review side of the page: the move list (numbered by move pair) with
+// browsing by click and keys, the evaluation bar and the Hint button fed by
+// the worker's search, sharing, and the statistics pane. It only talks to
+// the game through the controller's functions and `uttt:*` events (see the
+// top of controller.js), so every rule is still decided by core.
 
 import { t, onLangChange, regionName, languageSwitch } from './i18n.js';
 import { announce, initBoardKeys, oneMoveOn, withoutMoveAnnouncements } from './a11y.js';
@@ -10,6 +10,7 @@ import { registerServiceWorker } from './offline.js';
 import { copyText, loadRecordText, recordFromHash, shareLink } from './share.js';
 import { initStats } from './stats.js';
 import { el } from './dom.js';
+import { confirmDialog } from './dialog.js';
 
 const SETTINGS_KEY = 'uttt.review';
 const HINT_MS = 1000;
@@ -59,6 +60,7 @@ export function evalView(progress, result = null) {
     const s = Number(score) || 0;
     // About 100 per won small board; tanh keeps the bar off the ends until a proof.
     share = 0.5 + 0.45 * Math.tanh(s / 300);
+    // 100 is about one small board won: the unit a player can picture.
     const shown = (Math.abs(s) / 100).toFixed(1);
     if (Math.abs(s) < 15) text = t('eval.even');
     else text = t(s > 0 ? 'eval.xAhead' : 'eval.oAhead', { score: shown });
@@ -67,48 +69,20 @@ export function evalView(progress, result = null) {
   return { share, text };
 }
 
-/** A yes/no question in a modal <dialog>; resolves true on OK. */
-function confirmDialog(title, message) {
-  return new Promise((resolve) => {
-    const dialog = el('dialog', { class: 'review-dialog', 'aria-labelledby': 'review-dialog-title' });
-    const cancel = el('button', { type: 'button', class: 'btn', text: t('btn.cancel') });
-    const ok = el('button', { type: 'button', class: 'btn primary', text: t('btn.ok') });
-    dialog.append(
-      el('h2', { id: 'review-dialog-title', text: title }),
-      el('p', { text: message }),
-      el('div', { class: 'dialog-buttons' }, cancel, ok),
-    );
-    let answered = false;
-    const finish = (answer) => {
-      if (answered) return;
-      answered = true;
-      dialog.close();
-      dialog.remove();
-      resolve(answer);
-    };
-    cancel.addEventListener('click', () => finish(false));
-    ok.addEventListener('click', () => finish(true));
-    dialog.addEventListener('cancel', () => finish(false));
-    document.body.append(dialog);
-    dialog.showModal();
-    ok.focus();
-  });
-}
-
 /**
  * Builds the review panel in `#review-panel`, the evaluation bar in
  * `#eval-bar` and the statistics in `#stats-panel`, wires them to
  * `controller`, and opens a game given in the URL fragment.
  */
-export function initReview(controller) {
+export function initReview(controller, { tabs } = {}) {
   const panel = document.getElementById('review-panel');
   const evalHost = document.getElementById('eval-bar');
   const statsPanel = document.getElementById('stats-panel');
   if (!panel) return null;
   panel.hidden = false;
   if (statsPanel) statsPanel.hidden = false;
-  const masthead = document.querySelector('.masthead');
-  if (masthead && !document.getElementById('lang-select')) languageSwitch(masthead);
+  const topbar = document.getElementById('topbar-actions');
+  if (topbar && !document.getElementById('lang-select')) languageSwitch(topbar);
   initBoardKeys(document.getElementById('board'));
   registerServiceWorker();
   const settings = loadSettings();
@@ -116,9 +90,9 @@ export function initReview(controller) {
   // ---- structure (built once; text filled by `translate`) ----
   const heading = el('h2', { id: 'review-heading', class: 'card-title' });
   panel.setAttribute('aria-labelledby', 'review-heading');
-  // Link and replay messages go under the status line, where they are seen;
-  // share, import and export messages next to their buttons.
-  const message = el('p', { class: 'review-message', role: 'status', 'data-testid': 'review-message' });
+  // Link and replay messages go under the status line (#notice), where they
+  // are seen; share, import and export messages next to their buttons.
+  const message = document.getElementById('notice');
   const shareMessage = el('p', { class: 'review-message', role: 'status', 'data-testid': 'share-message' });
   const note = el('p', { class: 'review-note', 'data-testid': 'review-note' });
   const navButtons = {
@@ -130,8 +104,8 @@ export function initReview(controller) {
   const nav = el('div', { class: 'review-nav', role: 'group' }, ...Object.values(navButtons));
   const list = el('ol', { class: 'move-list', 'data-testid': 'move-list' });
   const empty = el('p', { class: 'move-list-empty' });
-  const hintButton = el('button', { type: 'button', class: 'btn hint-button', 'data-testid': 'hint' });
-  const hintText = el('p', { class: 'hint-text', role: 'status', 'data-testid': 'hint-text' });
+  const hintButton = document.getElementById('btn-hint');
+  const hintText = document.getElementById('hint-text');
   const evalToggle = el('input', { type: 'checkbox', id: 'opt-show-eval' });
   const hintToggle = el('input', { type: 'checkbox', id: 'opt-show-hint' });
   evalToggle.checked = settings.showEval;
@@ -170,12 +144,9 @@ export function initReview(controller) {
     recordArea,
     shareMessage,
   );
-  const status = document.getElementById('status');
-  if (status) status.after(message);
-  // The two display options live with the other settings when that card exists.
-  const settingsCard = document.querySelector('section.settings');
-  if (settingsCard) settingsCard.append(options);
-  panel.replaceChildren(heading, status ? '' : message, note, nav, list, empty, hintButton, hintText, settingsCard ? '' : options, share);
+  document.getElementById('display-options').append(...options.children);
+  document.getElementById('share-host').replaceChildren(share);
+  panel.replaceChildren(heading, note, nav, list, empty);
 
   const evalFill = el('div', { class: 'eval-fill' });
   const evalText = el('p', { class: 'eval-text', 'data-testid': 'eval-text' });
@@ -193,7 +164,7 @@ export function initReview(controller) {
   let shownRecord = null;
 
   const showMessage = (text, kind = 'info', where = message) => {
-    for (const m of [message, shareMessage]) m.textContent = '';
+    for (const m of [message, shareMessage]) m.replaceChildren();
     where.textContent = text;
     where.dataset.kind = kind;
   };
@@ -250,9 +221,19 @@ export function initReview(controller) {
     const target = focusTarget();
     if (target) {
       target.tabIndex = 0;
-      if (hadFocus) target.focus();
-      target.scrollIntoView({ block: 'nearest' });
+      if (hadFocus) target.focus({ preventScroll: true });
+      keepInView(target);
     }
+  };
+
+  // The list scrolls inside its own box; the page itself never moves.
+  // Only the list's scrollTop is set, and only when the move is out of view.
+  const keepInView = (target) => {
+    if (list.hidden || list.clientHeight === 0) return;
+    const top = target.offsetTop - list.offsetTop;
+    const bottom = top + target.offsetHeight;
+    if (top < list.scrollTop) list.scrollTop = top;
+    else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
   };
 
   const render = () => {
@@ -273,6 +254,7 @@ export function initReview(controller) {
     }
     panel.classList.toggle('browsing', cursor < length);
     hintButton.hidden = !settings.showHint;
+    document.querySelector('.controls')?.setAttribute('data-buttons', settings.showHint ? '4' : '3');
     hintButton.disabled = Boolean(state.over || state.thinking);
     drawEval();
   };
@@ -286,7 +268,6 @@ export function initReview(controller) {
       navButtons[k].title = t(key);
     }
     empty.textContent = t('review.empty');
-    hintButton.textContent = t('btn.hint');
     evalLabel.textContent = t('settings.showEval');
     hintLabel.textContent = t('settings.showHint');
     shareHeading.textContent = t('share.title');
@@ -295,7 +276,10 @@ export function initReview(controller) {
     importButton.textContent = t('btn.import');
     recordLabel.textContent = t('share.recordLabel');
     linkLabel.textContent = t('share.linkLabel');
-    if (evalHost) evalHost.setAttribute('aria-label', t('eval.label'));
+    if (evalHost) {
+      evalHost.setAttribute('aria-label', t('eval.label'));
+      evalHost.title = t('eval.unit');
+    }
     render();
   };
 
@@ -347,9 +331,10 @@ export function initReview(controller) {
   const clearHint = () => {
     if (hinted) hinted.classList.remove('hint-cell');
     hinted = null;
+    hintText.textContent = '';
   };
   hintButton.addEventListener('click', async () => {
-    if (!controller.analyse) return;
+    if (!controller.analyse || hintButton.disabled || hintButton.hidden) return;
     clearHint();
     const asked = state.record + state.cursor;
     hintText.textContent = t('hint.thinking');
@@ -433,7 +418,7 @@ export function initReview(controller) {
     showMessage(t('share.exported'), 'info', shareMessage);
   });
   importButton.addEventListener('click', async () => {
-    if (await openRecord(recordArea.value, { badKey: 'share.badImport', where: shareMessage })) focusTarget()?.focus();
+    if (await openRecord(recordArea.value, { badKey: 'share.badImport', where: shareMessage })) focusTarget()?.focus({ preventScroll: true });
   });
   const openHash = async () => {
     const text = recordFromHash(location.hash);
@@ -449,8 +434,8 @@ export function initReview(controller) {
     announce,
     onReplay: async (entry) => {
       if (await openRecord(entry.record, { badKey: 'share.badImport', startAt: 0 })) {
-        panel.scrollIntoView({ block: 'start' });
-        focusTarget()?.focus();
+        tabs?.show('moves');
+        focusTarget()?.focus({ preventScroll: true });
       }
     },
   });
@@ -472,5 +457,5 @@ export function initReview(controller) {
   onLangChange(translate);
   translate();
   openHash();
-  return { render };
+  return { render, hint: () => hintButton.click() };
 }

@@ -4,14 +4,7 @@
 // only through classes so it works under a strict CSP.
 
 import { t, lang, onLangChange } from './i18n.js';
-import {
-  LEVEL_ORDER,
-  addGame,
-  clearHistory,
-  loadHistory,
-  personalOutcome,
-  statistics,
-} from './records.js';
+import { LEVEL_ORDER, clearHistory, finished, loadHistory, personalOutcome, statistics } from './records.js';
 import { el, svgEl } from './dom.js';
 
 /** How many games the chart and the list show (the newest). */
@@ -28,12 +21,13 @@ export function gameLabel(entry) {
 /** "Versus the AI: Medium, as X" style text for an entry's mode. */
 export function modeLabel(entry) {
   if (entry.mode === 'human') return t('mode.human');
-  if (entry.mode === 'watch') return `${t('mode.watch')} · ${t(`level.${entry.level}`)}`;
+  if (entry.mode === 'watch') return `${t('mode.watch')} · ${t(`level.${entry.level}`)} / ${t(`level.${entry.levelO}`)}`;
   return `${t(`level.${entry.level}`)} · ${entry.side.toUpperCase()}`;
 }
 
 /** The result as the person sees it: Won/Lost/Draw against the AI, else X won/O won/Draw. */
 export function resultLabel(entry) {
+  if (!finished(entry)) return t('result.unfinished');
   const mine = personalOutcome(entry);
   if (mine) return t(`result.${mine}`);
   if (entry.result === 'draw') return t('result.draw');
@@ -98,7 +92,7 @@ function tally(titleKey, counts, testid) {
  * a description and a text summary, so it is not only visual.
  */
 export function resultsChart(games) {
-  const vsAi = games.filter((g) => g.mode === 'ai').slice(-CHART_GAMES);
+  const vsAi = games.filter((g) => g.mode === 'ai' && finished(g)).slice(-CHART_GAMES);
   const width = 320;
   const height = 120;
   const mid = height / 2;
@@ -160,7 +154,7 @@ function historyList(games, onReplay, showAll, onShowAll) {
       'aria-label': t('stats.replay', { date }),
     });
     button.addEventListener('click', () => onReplay(g));
-    const outcome = personalOutcome(g) ?? (g.result === 'draw' ? 'draw' : 'decided');
+    const outcome = !finished(g) ? 'unfinished' : (personalOutcome(g) ?? (g.result === 'draw' ? 'draw' : 'decided'));
     return el(
       'li',
       { class: 'history-item', 'data-record': g.record },
@@ -188,9 +182,10 @@ function moreButton(total, showAll, onShowAll) {
 }
 
 /**
- * Fills `panel` with the statistics and keeps it current: a finished game
- * (`uttt:gameover` on document) is stored and the panel redrawn; a language
- * switch redraws it. `onReplay(entry)` loads a game for review.
+ * Fills `panel` with the statistics and keeps it current: it is redrawn when
+ * the history changes (`uttt:history` on document, sent by the controller,
+ * which stores every game) and on a language switch. `onReplay(entry)` loads
+ * a game for review.
  */
 export function initStats(panel, { onReplay, announce = () => {} } = {}) {
   if (!panel) return null;
@@ -210,7 +205,7 @@ export function initStats(panel, { onReplay, announce = () => {} } = {}) {
       // eslint-disable-next-line no-alert -- a native confirm is accessible and needs no markup
       if (!window.confirm(t('stats.clearConfirm'))) return;
       clearHistory();
-      render();
+      document.dispatchEvent(new CustomEvent('uttt:history'));
       announce(t('stats.cleared'));
     });
     panel.replaceChildren(
@@ -228,19 +223,7 @@ export function initStats(panel, { onReplay, announce = () => {} } = {}) {
       clear,
     );
   };
-  document.addEventListener('uttt:gameover', (event) => {
-    const d = event.detail || {};
-    addGame({
-      kind: d.kind,
-      rules: d.kind === 'classic' ? 'standard' : d.rules,
-      mode: d.mode,
-      level: d.level,
-      side: d.humanSide,
-      result: d.result,
-      record: d.record,
-    });
-    render();
-  });
+  document.addEventListener('uttt:history', render);
   onLangChange(render);
   render();
   return { render };

@@ -14,7 +14,7 @@ export function humanSide(mode) {
  * The status for `view` under `settings`, as `{text, tone}`; tone is one of
  * 'x', 'o', 'win', 'lose', 'draw', 'thinking', 'info'.
  */
-export function describe(view, { settings, thinking }) {
+export function describe(view, { settings, thinking, paused = false }) {
   const human = humanSide(settings.mode);
   const side = view.sideToMove;
   const player = side.toUpperCase();
@@ -38,10 +38,14 @@ export function describe(view, { settings, thinking }) {
   const aiToMove = settings.mode === 'watch' || (human !== null && human !== side);
   if (thinking) return { text: t('status.thinking', { side: player }), tone: 'thinking' };
   if (aiToMove) {
+    if (settings.mode === 'watch' && paused) return { text: t('status.paused', { player }), tone: side };
     if (view.ply < view.length) {
-      return { text: t('status.browsing', { ply: view.ply, length: view.length }), tone: 'info' };
+      return { text: t('status.browsingAi', { ply: view.ply, length: view.length }), tone: 'info' };
     }
     return { text: t('status.aiWaiting', { side: player }), tone: side };
+  }
+  if (view.ply < view.length) {
+    return { text: t('status.browsing', { ply: view.ply, length: view.length }), tone: 'info' };
   }
   const board = view.requiredBoard === null ? null : regionName(view.requiredBoard);
   if (human) {
@@ -70,6 +74,8 @@ export function refusal(code, view, error) {
     case 'thinking':
     case 'aiTurn':
     case 'watching':
+    case 'continueFirst':
+    case 'changed':
       return t(`refuse.${code}`);
     default:
       return t('refuse.other', { error: error ? error.message : code });

@@ -1,14 +1,15 @@
-// Saving and restoring settings, the game in progress and the scores in
-// localStorage. Every record is versioned; anything unreadable is set aside
+// Saving and restoring the settings and the game in progress in
+// localStorage (the finished games and the scores drawn from them are
+// records.js's). Every record is versioned; anything unreadable is set aside
 // under a ".corrupt" key and reported, never thrown.
 
 const VERSION = 1;
 const PREFIX = 'uttt.';
-const KEYS = { settings: 'settings', game: 'game', scores: 'scores' };
+const KEYS = { settings: 'settings', game: 'game' };
 
 /** Records set aside since the last takeProblems(): `{name, error}`. */
 let problems = [];
-/** False once the browser refused to read or write. */
+/** False once the browser refused to give the page storage at all. */
 let available = true;
 
 function store() {
@@ -71,7 +72,7 @@ function write(name, data) {
     s.setItem(PREFIX + name, JSON.stringify({ v: VERSION, data }));
     return true;
   } catch {
-    available = false;
+    // Full (or refused this once): the caller tells the player and retries.
     return false;
   }
 }
@@ -90,7 +91,10 @@ export function loadSettings(levelNames) {
     kind: oneOf(d.kind, ['ultimate', 'classic'], 'game type'),
     mode: oneOf(d.mode, ['ai-x', 'ai-o', 'human', 'watch'], 'mode'),
     level: oneOf(d.level, levelNames, 'level'),
+    // Added later than the others: missing means the default.
+    levelO: oneOf(d.levelO ?? d.level, levelNames, 'level of O'),
     rules: oneOf(d.rules, ['standard', 'tiebreak'], 'rules'),
+    speed: oneOf(d.speed ?? 'normal', ['slow', 'normal', 'fast'], 'speed'),
   }));
 }
 
@@ -100,16 +104,18 @@ export function saveSettings(settings) {
 }
 
 /**
- * Reads the saved game: `{record, cursor}` or `{position}`. The caller
+ * Reads the saved game: `{record, cursor, id}` or `{position, id}` (`id`,
+ * the game's key in the history, may be missing in older saves). The caller
  * replays it through the core, and calls `reportCorruptGame` if the core
  * refuses it.
  */
 export function loadGame() {
   return read(KEYS.game, (d) => {
+    const id = typeof d.id === 'string' && /^[\w-]{1,40}$/.test(d.id) ? d.id : undefined;
     if (typeof d.record === 'string' && Number.isInteger(d.cursor) && d.cursor >= 0) {
-      return { record: d.record, cursor: d.cursor };
+      return { record: d.record, cursor: d.cursor, id };
     }
-    if (typeof d.position === 'string') return { position: d.position };
+    if (typeof d.position === 'string') return { position: d.position, id };
     throw new Error('no record');
   });
 }
@@ -130,29 +136,6 @@ export function reportCorruptGame(error) {
   }
   problems.push({ name: KEYS.game, error: String(error) });
   if (raw !== null) setAside(KEYS.game, raw);
-}
-
-/** Reads the score table: `{ "<kind>/<mode>": {x, o, draw} }`. */
-export function loadScores() {
-  return read(KEYS.scores, (d) => {
-    if (!d || typeof d !== 'object' || Array.isArray(d)) throw new Error('bad scores');
-    const clean = {};
-    for (const [key, row] of Object.entries(d)) {
-      if (!/^(ultimate|classic)\/(ai-x|ai-o|human|watch)$/.test(key)) throw new Error('bad score key');
-      const counts = {};
-      for (const k of ['x', 'o', 'draw']) {
-        if (!Number.isInteger(row?.[k]) || row[k] < 0) throw new Error('bad score');
-        counts[k] = row[k];
-      }
-      clean[key] = counts;
-    }
-    return clean;
-  });
-}
-
-/** Saves the score table. */
-export function saveScores(scores) {
-  return write(KEYS.scores, scores);
 }
 
 /** Problems found while reading since the last call, then forgets them. */
