@@ -84,7 +84,8 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
     }
 
     /// The score for the side to move at `ply` of a position whose result
-    /// is already fixed: a finished game, or one that can only be drawn.
+    /// is already fixed: a finished game, one that can only be drawn, or
+    /// (Classic) one lost to a fork, see [`Searchable::faces_a_fork`].
     #[inline]
     fn settled<G: Searchable>(&self, pos: &G, ply: usize) -> Option<i32> {
         if let Some(outcome) = pos.outcome() {
@@ -98,7 +99,15 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
                 }
             });
         }
-        (!self.tutorial && self.engine.options.dead_draws && pos.dead_draw()).then_some(0)
+        if self.tutorial {
+            return None;
+        }
+        // Whatever it plays, the opponent wins next move: the game ends two
+        // plies from here.
+        if pos.faces_a_fork() {
+            return Some(-(Eval::MATE - (ply as i32 + 2)));
+        }
+        (self.engine.options.dead_draws && pos.dead_draw()).then_some(0)
     }
 
     /// Copies the child's principal variation behind `m` at `ply`.
@@ -454,7 +463,12 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
             } else {
                 // Late moves are searched shallower first (LMR) and only
                 // re-searched at full depth when they beat alpha.
-                let reduction = if opts.lmr && !self.tutorial && depth >= 3 && k >= FIRST_REDUCED {
+                let reduction = if opts.lmr
+                    && G::REDUCE_LATE_MOVES
+                    && !self.tutorial
+                    && depth >= 3
+                    && k >= FIRST_REDUCED
+                {
                     late_move_reduction(depth, k)
                 } else {
                     0

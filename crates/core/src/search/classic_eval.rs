@@ -20,6 +20,10 @@ fn lines_for(pos: &Classic, p: Player) -> i32 {
 }
 
 impl Searchable for Classic {
+    /// Medium's fixed depth must see every line to its end: a reduced move
+    /// is searched two plies short and hides the fork it walks into.
+    const REDUCE_LATE_MOVES: bool = false;
+
     #[inline]
     fn move_index(m: ClassicMove) -> u8 {
         m.0
@@ -52,6 +56,20 @@ impl Searchable for Classic {
             Some(Outcome::Draw) => 0,
             None => lines_for(self, me) - lines_for(self, me.opponent()),
         }
+    }
+
+    /// Why Classic has this: every Classic mistake loses within six plies,
+    /// the mistake included (`every_classic_mistake_loses_within_six_plies`
+    /// checks all positions), and the last two of those plies are a fork's
+    /// block and its completion. Scoring the fork as the loss it is lets
+    /// Medium's four plies see every trap that six plies of play would
+    /// spring; at four plies it used to take them for near-equal moves and
+    /// play into them.
+    fn faces_a_fork(&self) -> bool {
+        let me = self.side_to_move();
+        let mine = self.cells(me);
+        let theirs = self.cells(me.opponent());
+        threats(mine, theirs) == 0 && threats(theirs, mine).count_ones() >= 2
     }
 
     fn rule_player_move(&self, rng: &mut Rng) -> Option<ClassicMove> {

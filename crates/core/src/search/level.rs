@@ -12,6 +12,8 @@ pub enum Level {
     /// Depth-3 minimax with the tutorials' evaluation.
     Easy,
     /// The real search, shallow, choosing among near-equal moves at random.
+    /// In Classic its four plies see every trap (a fork counts as the loss
+    /// it is), so it never loses there.
     Medium,
     /// The full search with a 1 second budget.
     Hard,

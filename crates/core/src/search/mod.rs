@@ -49,7 +49,7 @@
 //! |---|---|---|---|
 //! | Beginner | rule player: Classic win, block, centre, corner, any; Ultimate win a small board, block one, else random | - | - |
 //! | Easy | depth-3 minimax with the tutorial evaluation (win ±100, ±10 per board in a line held by one side), random among equal best | - | 64 KiB |
-//! | Medium | the real search at depth 4, random among root moves within 15 units (0.15 as displayed) of the best | - | 1 MiB |
+//! | Medium | the real search at depth 4, random among root moves within 15 units (0.15 as displayed) of the best; in Classic it never loses (see below) | - | 1 MiB |
 //! | Hard | the full search, 1 s | 1000 ms | 16 MiB |
 //! | Master | the full search, 3 s (caller may change) | 3000 ms | 64 MiB |
 //!
@@ -71,9 +71,9 @@
 //! at random), and a line's odds are the product of its boards'. This term
 //! is worth about +120 Elo at equal nodes on its own. Weights were tuned
 //! by self-play matches (SPSA, `uttt tune`; see [`Weights::DEFAULT`]).
-//! Late move reductions (from the third move, depth 3 and up) grow with
-//! the logarithm of the depth and of the move's place, so deep nodes cut
-//! their late moves by three or four plies. The table's move is extended
+//! Late move reductions (Ultimate only; from the third move, depth 3 and
+//! up) grow with the logarithm of the depth and of the move's place, so
+//! deep nodes cut their late moves by three or four plies. The table's move is extended
 //! by a ply when it is singular: every other move, searched at half depth,
 //! fails well below its stored score (from depth 8). Together these two
 //! are worth about +50 Elo at equal time (200 games each against the search
@@ -91,8 +91,14 @@
 //! at seed 1 and 59.0% at seed 3, measured with the line-odds evaluation).
 //! Under the standard rules a position where every meta line is blocked
 //! for both sides is scored a draw at once. [`SearchOptions`] turns each of
-//! these off for measurements. Frontier nodes skip the table (cheaper than the cache
-//! miss). If a search is stopped in the middle of a depth, a root move that
+//! these off for measurements. In Classic a position where the side to
+//! move cannot win at once and faces two threats is scored lost in 2 at
+//! once ([`Searchable::faces_a_fork`]), and no move is reduced: since every
+//! Classic mistake loses within six plies, Medium's four plies then see
+//! every trap, and it holds every draw and wins every won game (before, it
+//! lost 49 of 100 games to the `trap` player of `uttt match --game
+//! classic` and scored 45.8% against Easy). Frontier nodes skip the table
+//! (cheaper than the cache miss). If a search is stopped in the middle of a depth, a root move that
 //! has already been proven better than the previous best at that depth is
 //! played.
 

@@ -13,6 +13,12 @@ pub trait Searchable: Game {
     /// in milliseconds, and a pruned move could cost it its perfect play.
     const PRUNE_LATE_MOVES: bool = false;
 
+    /// Whether the search may search late moves shallower first (late move
+    /// reductions). On by default; off in Classic, whose whole tree is a few
+    /// thousand positions: at Medium's fixed depth a reduced move can stop
+    /// short of the fork that loses the game, and Medium then plays into it.
+    const REDUCE_LATE_MOVES: bool = true;
+
     /// A dense index below 81 for the move, for history and table entries.
     fn move_index(m: Self::Move) -> u8;
 
@@ -33,6 +39,16 @@ pub trait Searchable: Game {
     /// True when the game goes on but can only end in a draw, whatever is
     /// played: the search then scores it as a draw without going deeper.
     fn dead_draw(&self) -> bool {
+        false
+    }
+
+    /// True when the game goes on but the side to move has lost it two plies
+    /// from now whatever it plays: it cannot win at once, and the opponent
+    /// threatens to complete two lines, so blocking one leaves the other.
+    /// The search scores such a position as that loss without searching it.
+    /// Never true in Ultimate (the default), where a threat on the big board
+    /// is a small board to win and may take many moves.
+    fn faces_a_fork(&self) -> bool {
         false
     }
 

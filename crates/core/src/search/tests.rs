@@ -419,3 +419,233 @@ fn late_moves_are_pruned_in_ultimate_only() {
         nodes_with_pruning(&classic, 27, false)
     );
 }
+
+/// Exact Classic results for the side to move, by position (X's cells, then
+/// O's shifted by 9): `10 - n` for a win in `n` plies, `-(10 - n)` for a
+/// loss in `n`, 0 for a draw.
+struct ClassicValues(Vec<Option<i8>>);
+
+impl ClassicValues {
+    fn new() -> ClassicValues {
+        ClassicValues(alloc::vec![None; 1 << 18])
+    }
+
+    fn value(&mut self, pos: &Classic) -> i8 {
+        let key = usize::from(pos.cells(Player::X)) | usize::from(pos.cells(Player::O)) << 9;
+        if let Some(v) = self.0[key] {
+            return v;
+        }
+        let v = match pos.outcome() {
+            Some(Outcome::Win(p)) if p == pos.side_to_move() => 10,
+            Some(Outcome::Win(_)) => -10,
+            Some(Outcome::Draw) => 0,
+            None => pos
+                .legal_moves()
+                .iter()
+                .map(|&m| self.after(pos, m))
+                .max()
+                .unwrap(),
+        };
+        self.0[key] = Some(v);
+        v
+    }
+
+    /// The value of playing `m`, for the side that plays it.
+    fn after(&mut self, pos: &Classic, m: ClassicMove) -> i8 {
+        let v = -self.value(&pos.play(m).unwrap());
+        v - v.signum()
+    }
+
+    /// Whether `m` throws away the result of `pos` (a loss rather than a
+    /// draw, a draw rather than a win).
+    fn is_mistake(&mut self, pos: &Classic, m: ClassicMove) -> bool {
+        self.after(pos, m).signum() < self.value(pos).signum()
+    }
+}
+
+/// Every position of Classic that a game can reach and that is not over.
+fn classic_positions() -> Vec<Classic> {
+    let mut seen = alloc::collections::BTreeSet::new();
+    let mut out = Vec::new();
+    let mut todo = alloc::vec![Classic::new()];
+    while let Some(pos) = todo.pop() {
+        if pos.is_over() || !seen.insert((pos.cells(Player::X), pos.cells(Player::O))) {
+            continue;
+        }
+        out.push(pos);
+        todo.extend(pos.legal_moves().iter().map(|&m| pos.play(m).unwrap()));
+    }
+    out
+}
+
+#[test]
+fn every_classic_mistake_loses_within_six_plies() {
+    // What `Classic::faces_a_fork` relies on to give Medium's four plies
+    // the sight of six: the longest forced loss after a mistake.
+    let mut values = ClassicValues::new();
+    let mut longest = 0;
+    let positions = classic_positions();
+    assert_eq!(positions.len(), 4520);
+    for pos in &positions {
+        if values.value(pos) < 0 {
+            continue;
+        }
+        for &m in pos.legal_moves().iter() {
+            let v = values.after(pos, m);
+            if v < 0 {
+                longest = longest.max(10 + v);
+            }
+        }
+    }
+    assert_eq!(longest, 6);
+}
+
+#[test]
+fn a_fork_is_a_loss_in_two() {
+    let play = |cells: &[u8]| {
+        cells
+            .iter()
+            .fold(Classic::new(), |p, &c| p.play(ClassicMove(c)).unwrap())
+    };
+    // X 0, 6, 8 threatens 3 and 7; O (4, 2) has no line to complete.
+    let forked = play(&[0, 4, 8, 2, 6]);
+    assert!(forked.faces_a_fork());
+    let mut e = Engine::for_level(Level::Hard, 0);
+    assert_eq!(
+        e.choose_within_limits(&forked).unwrap().score,
+        Eval::loss_in(2)
+    );
+    // Two threats, but O wins first at 6.
+    assert!(!play(&[0, 4, 8, 2, 3]).faces_a_fork());
+    // One threat is only a block to make.
+    assert!(!play(&[0, 4, 1]).faces_a_fork());
+    assert!(!Classic::new().faces_a_fork());
+    // Ultimate never scores a position this way.
+    assert!(random_positions(2, 50, 0, 60)
+        .iter()
+        .all(|p| !p.faces_a_fork()));
+}
+
+#[test]
+fn classic_medium_never_throws_a_result_away() {
+    // In every position of the game, with any seed, Medium keeps the result
+    // that perfect play gets: it holds every draw and wins every won game.
+    let mut values = ClassicValues::new();
+    let positions = classic_positions();
+    for seed in 0..6 {
+        let mut e = Engine::for_level(Level::Medium, seed);
+        for pos in &positions {
+            let m = e.choose_within_limits(pos).unwrap().best;
+            assert!(!values.is_mistake(pos, m), "seed {seed}: {pos:?} {m:?}");
+        }
+    }
+}
+
+#[test]
+fn classic_medium_avoids_the_corner_traps() {
+    let play = |cells: &[u8]| {
+        cells
+            .iter()
+            .fold(Classic::new(), |p, &c| p.play(ClassicMove(c)).unwrap())
+    };
+    // The lines a trap player springs, and the replies that hold each.
+    let traps: [(&[u8], &[u8]); 4] = [
+        // A corner: only the centre holds.
+        (&[0], &[4]),
+        // Opposite corners around O's centre: an edge, not a corner.
+        (&[0, 4, 8], &[1, 3, 5, 7]),
+        // X's centre and the corner opposite O's: a corner, not an edge.
+        (&[4, 0, 8], &[2, 6]),
+        // The centre: a corner, not an edge.
+        (&[4], &[0, 2, 6, 8]),
+    ];
+    for seed in 0..64 {
+        let mut e = Engine::for_level(Level::Medium, seed);
+        for (line, holds) in traps {
+            let m = e.choose_within_limits(&play(line)).unwrap().best;
+            assert!(holds.contains(&m.0), "seed {seed}: {line:?} -> {}", m.0);
+        }
+    }
+}
+
+#[test]
+fn classic_medium_never_loses_to_any_line() {
+    for seed in 0..16 {
+        for side in [Player::X, Player::O] {
+            let mut e = Engine::for_level(Level::Medium, seed);
+            assert_eq!(
+                classic_loss(&mut e, Classic::new(), side),
+                None,
+                "seed {seed} as {side}"
+            );
+        }
+    }
+}
+
+/// The match runner's trap player (`uttt match medium trap --game
+/// classic`), rebuilt here: perfect play, and of the moves that keep its
+/// result the one leaving the opponent the most mistakes that do not give a
+/// win at once; ties at random.
+fn trap_move(values: &mut ClassicValues, pos: &Classic, rng: &mut Rng) -> ClassicMove {
+    let moves = pos.legal_moves();
+    let best = moves.iter().map(|&m| values.after(pos, m)).max().unwrap();
+    let mut top = Vec::new();
+    let mut most = 0;
+    for &m in moves.iter() {
+        if values.after(pos, m) != best {
+            continue;
+        }
+        let child = pos.play(m).unwrap();
+        let mut traps = 0;
+        for &r in child.legal_moves().iter() {
+            let won_at_once = values.value(&child.play(r).unwrap()) == 9;
+            if values.is_mistake(&child, r) && !won_at_once {
+                traps += 1;
+            }
+        }
+        if traps > most || top.is_empty() {
+            top.clear();
+            most = traps;
+        }
+        if traps == most {
+            top.push(m);
+        }
+    }
+    top[rng.below(top.len())]
+}
+
+#[test]
+fn each_classic_level_against_the_trap_player() {
+    // Games lost to the trap player, by level, over 40 games with each colour.
+    let mut values = ClassicValues::new();
+    let mut lost = Vec::new();
+    for level in Level::ALL {
+        let mut losses = 0;
+        for seed in 0..40 {
+            for side in [Player::X, Player::O] {
+                let mut e = Engine::new(level, seed, 1 << 16);
+                let mut rng = Rng::new(seed ^ 0x5555);
+                let mut pos = Classic::new();
+                while !pos.is_over() {
+                    let m = if pos.side_to_move() == side {
+                        e.choose_within_limits(&pos).unwrap().best
+                    } else {
+                        trap_move(&mut values, &pos, &mut rng)
+                    };
+                    pos = pos.play(m).unwrap();
+                }
+                match pos.outcome() {
+                    Some(Outcome::Win(p)) if p == side => panic!("{level} beat a perfect player"),
+                    Some(Outcome::Win(_)) => losses += 1,
+                    _ => {}
+                }
+            }
+        }
+        lost.push(losses);
+    }
+    // Beginner falls for the opposite corners as O; from Medium up no
+    // level ever loses, and no level loses more than the one below it.
+    assert!(lost[0] > 0, "{lost:?}");
+    assert!(lost.windows(2).all(|w| w[1] <= w[0]), "{lost:?}");
+    assert_eq!(lost[2..], [0, 0, 0], "{lost:?}");
+}
