@@ -17,6 +17,7 @@ mod mcts;
 mod perft;
 mod play;
 mod render;
+mod trap;
 
 use std::process::ExitCode;
 use std::sync::OnceLock;
@@ -35,7 +36,7 @@ Commands:
   analyse   show the engine's thoughts on a record or position
   perft     count positions DEPTH moves ahead
   bench     measure the search's speed on fixed positions
-  match     play two engines (levels, mcts, cmd:PROGRAM) against each other
+  match     play two engines (levels, mcts, trap, cmd:PROGRAM) against each other
   tune      tune the evaluation weights by self-play
   help      this text, or `uttt help COMMAND` for a command's
 

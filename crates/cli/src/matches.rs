@@ -6,27 +6,36 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use uttt_core::search::{Engine, Level, Limits, Rng, SearchOptions, Weights, WEIGHT_COUNT};
-use uttt_core::{Game, Move, Outcome, Player, Rules, Ultimate};
+use uttt_core::search::{
+    Engine, Level, Limits, Rng, SearchOptions, Searchable, Weights, WEIGHT_COUNT,
+};
+use uttt_core::{Classic, ClassicMove, Game, Move, Outcome, Player, Rules, Ultimate};
 
+use crate::args::GameChoice;
 use crate::engine_proc::ProcEngine;
 use crate::mcts::Mcts;
+use crate::trap::Trap;
 
 const MATCH_HELP: &str = "\
 uttt match A B [--games N] [--movetime MS] [--seed S] [--threads T]
-               [--rules standard|tiebreak] [--opening-plies K] [--quiet]
+               [--game ultimate|classic] [--rules standard|tiebreak]
+               [--opening-plies K] [--quiet]
 
-Plays N games (default 20, rounded up to even) of Ultimate between engines A
-and B: N/2 random openings of K plies (default 2), each played twice with the
-colours swapped. Prints every game, then A's wins/draws/losses, score and an
-Elo estimate with its 95% error (just the interval's finite end when it
-reaches a score of 0% or 100%).
+Plays N games (default 20, rounded up to even) of Ultimate (or Classic)
+between engines A and B: N/2 random openings of K plies (default 2), each
+played twice with the colours swapped. Prints every game, then A's
+wins/draws/losses, score and an Elo estimate with its 95% error (just the
+interval's finite end when it reaches a score of 0% or 100%).
 
 Engines:
   beginner|easy|medium|hard|master   a level of the built-in engine
-  mcts                               plain UCT with random playouts
+  mcts                               plain UCT with random playouts (Ultimate)
   cmd:COMMAND                        an external program on the CodinGame
                                      protocol (see `uttt bot`), one per game
+                                     (Ultimate)
+  trap                               a perfect player that sets traps: of the
+                                     moves that keep its result, the one that
+                                     leaves the most losing replies (Classic)
 A level or mcts may carry options after '@', e.g. hard@movetime=100,
 hard@nodes=200000, medium@depth=5, hard@weights=board=120,tempo=5, hard@table=4
 (MiB), and for measuring parts of the search hard@lmr=0 (no late move
@@ -41,14 +50,17 @@ Options:
   --seed S        seed of the openings and of the engines' random choices (1)
   --threads T     games played at once, 1-256 (default 1; timing-based
                   engines are fairer with 1 on a busy machine)
-  --rules R       standard (default) or tiebreak
-  --opening-plies K  random moves before the engines take over, 0-30 (2)
+  --game G        ultimate (default) or classic
+  --rules R       standard (default) or tiebreak (Ultimate only)
+  --opening-plies K  random moves before the engines take over, 0-30 (2);
+                  at most 8 in Classic, where 0 lets trap choose its openings
   --quiet         print only the result, not every game
 
 Examples:
   uttt match hard mcts --games 200 --movetime 100
   uttt match master@movetime=300 hard@movetime=100 --games 200
-  uttt match hard cmd:'uttt bot --level medium' --games 10";
+  uttt match hard cmd:'uttt bot --level medium' --games 10
+  uttt match medium trap --game classic --opening-plies 0 --games 100";
 
 /// An engine as named on the command line.
 #[derive(Clone, Debug)]
@@ -66,6 +78,8 @@ enum Spec {
         movetime: Option<u64>,
     },
     Cmd(String),
+    /// Classic's trap player.
+    Trap,
 }
 
 impl Spec {
@@ -75,6 +89,12 @@ impl Spec {
                 return Err("cmd: needs a command".into());
             }
             return Ok(Spec::Cmd(cmd.to_string()));
+        }
+        if text == "trap" {
+            return Ok(Spec::Trap);
+        }
+        if text.starts_with("trap@") {
+            return Err("trap takes no options".into());
         }
         let mut parts = text.split('@');
         let name = parts.next().unwrap_or_default();
@@ -128,8 +148,9 @@ impl Spec {
         if name == "mcts" {
             return Ok(Spec::Mcts { movetime });
         }
-        let level = Level::from_name(name)
-            .ok_or_else(|| format!("unknown engine `{name}`: a level, mcts or cmd:COMMAND"))?;
+        let level = Level::from_name(name).ok_or_else(|| {
+            format!("unknown engine `{name}`: a level, mcts, trap or cmd:COMMAND")
+        })?;
         Ok(Spec::Level {
             level,
             movetime,
@@ -141,12 +162,12 @@ impl Spec {
         })
     }
 
-    /// A fresh player for one game.
-    fn instantiate(
+    /// A fresh player for one game of `G`.
+    fn instantiate<G: MatchGame>(
         &self,
         seed: u64,
         default_movetime: Option<u64>,
-    ) -> Result<Box<dyn MatchPlayer>, String> {
+    ) -> Result<Box<dyn MatchPlayer<G>>, String> {
         Ok(match self {
             Spec::Level {
                 level,
@@ -179,23 +200,70 @@ impl Spec {
                 };
                 Box::new(SearchPlayer { engine, time })
             }
-            Spec::Mcts { movetime } => Box::new(MctsPlayer {
-                mcts: Mcts::new(seed),
-                time: Duration::from_millis(movetime.or(default_movetime).unwrap_or(1000)),
-            }),
-            Spec::Cmd(command) => Box::new(CmdPlayer {
-                proc: ProcEngine::spawn(command)?,
-                timeout: Duration::from_millis(default_movetime.unwrap_or(1000) * 5 + 1000),
-                first: true,
-            }),
+            Spec::Mcts { movetime } => G::mcts(
+                seed,
+                Duration::from_millis(movetime.or(default_movetime).unwrap_or(1000)),
+            )?,
+            Spec::Cmd(command) => G::cmd(
+                command,
+                Duration::from_millis(default_movetime.unwrap_or(1000) * 5 + 1000),
+            )?,
+            Spec::Trap => G::trap(seed)?,
         })
     }
 }
 
-/// One side of a game in the match runner.
-trait MatchPlayer: Send {
+/// One side of a game of `G` in the match runner.
+trait MatchPlayer<G: Game>: Send {
     /// The move to play in `pos`; `forced` is the opening move it must play.
-    fn play(&mut self, pos: &Ultimate, forced: Option<Move>) -> Result<Move, String>;
+    fn play(&mut self, pos: &G, forced: Option<G::Move>) -> Result<G::Move, String>;
+}
+
+/// A game the match runner plays: Ultimate, or Classic with `--game
+/// classic`. The levels play both; each sparring partner plays one game
+/// and is refused in the other.
+trait MatchGame: Searchable<Move: Send + Sync> + Send + Sync {
+    /// The UCT player (`mcts`).
+    fn mcts(seed: u64, time: Duration) -> Result<Box<dyn MatchPlayer<Self>>, String>;
+    /// An external program (`cmd:COMMAND`) that forfeits after `timeout`.
+    fn cmd(command: &str, timeout: Duration) -> Result<Box<dyn MatchPlayer<Self>>, String>;
+    /// Classic's trap player (`trap`).
+    fn trap(seed: u64) -> Result<Box<dyn MatchPlayer<Self>>, String>;
+}
+
+impl MatchGame for Ultimate {
+    fn mcts(seed: u64, time: Duration) -> Result<Box<dyn MatchPlayer<Self>>, String> {
+        Ok(Box::new(MctsPlayer {
+            mcts: Mcts::new(seed),
+            time,
+        }))
+    }
+
+    fn cmd(command: &str, timeout: Duration) -> Result<Box<dyn MatchPlayer<Self>>, String> {
+        Ok(Box::new(CmdPlayer {
+            proc: ProcEngine::spawn(command)?,
+            timeout,
+            first: true,
+        }))
+    }
+
+    fn trap(_: u64) -> Result<Box<dyn MatchPlayer<Self>>, String> {
+        Err("trap plays Classic only (--game classic)".into())
+    }
+}
+
+impl MatchGame for Classic {
+    fn mcts(_: u64, _: Duration) -> Result<Box<dyn MatchPlayer<Self>>, String> {
+        Err("mcts plays Ultimate only".into())
+    }
+
+    fn cmd(_: &str, _: Duration) -> Result<Box<dyn MatchPlayer<Self>>, String> {
+        Err("cmd: engines play Ultimate only (the CodinGame protocol)".into())
+    }
+
+    fn trap(seed: u64) -> Result<Box<dyn MatchPlayer<Self>>, String> {
+        Ok(Box::new(TrapPlayer(Trap::new(seed))))
+    }
 }
 
 struct SearchPlayer {
@@ -204,8 +272,8 @@ struct SearchPlayer {
     time: Option<u64>,
 }
 
-impl MatchPlayer for SearchPlayer {
-    fn play(&mut self, pos: &Ultimate, forced: Option<Move>) -> Result<Move, String> {
+impl<G: Searchable> MatchPlayer<G> for SearchPlayer {
+    fn play(&mut self, pos: &G, forced: Option<G::Move>) -> Result<G::Move, String> {
         if let Some(m) = forced {
             return Ok(m);
         }
@@ -224,7 +292,7 @@ struct MctsPlayer {
     time: Duration,
 }
 
-impl MatchPlayer for MctsPlayer {
+impl MatchPlayer<Ultimate> for MctsPlayer {
     fn play(&mut self, pos: &Ultimate, forced: Option<Move>) -> Result<Move, String> {
         if let Some(m) = forced {
             return Ok(m);
@@ -241,7 +309,7 @@ struct CmdPlayer {
     first: bool,
 }
 
-impl MatchPlayer for CmdPlayer {
+impl MatchPlayer<Ultimate> for CmdPlayer {
     fn play(&mut self, pos: &Ultimate, forced: Option<Move>) -> Result<Move, String> {
         // An opening move is imposed by offering it as the only valid action.
         let valid: Vec<Move> = match forced {
@@ -258,6 +326,19 @@ impl MatchPlayer for CmdPlayer {
     }
 }
 
+struct TrapPlayer(Trap);
+
+impl MatchPlayer<Classic> for TrapPlayer {
+    fn play(&mut self, pos: &Classic, forced: Option<ClassicMove>) -> Result<ClassicMove, String> {
+        if let Some(m) = forced {
+            return Ok(m);
+        }
+        self.0
+            .choose(pos)
+            .ok_or_else(|| "asked to move in a finished game".into())
+    }
+}
+
 /// How one game ended, from the point of view of engine A.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum GameResult {
@@ -267,19 +348,19 @@ enum GameResult {
 }
 
 /// Plays one game; the side that errs (illegal move, timeout, crash) loses.
-fn play_game(
-    a: &mut dyn MatchPlayer,
-    b: &mut dyn MatchPlayer,
+fn play_game<G: Game>(
+    a: &mut dyn MatchPlayer<G>,
+    b: &mut dyn MatchPlayer<G>,
     a_plays: Player,
-    opening: &[Move],
+    opening: &[G::Move],
     rules: Rules,
-) -> (GameResult, Vec<Move>, Option<String>) {
-    let mut pos = Ultimate::new(rules);
+) -> (GameResult, Vec<G::Move>, Option<String>) {
+    let mut pos = G::start(rules);
     let mut moves = Vec::new();
     while !pos.is_over() {
         let a_to_move = pos.side_to_move() == a_plays;
         let forced = opening.get(pos.ply()).copied();
-        let player: &mut dyn MatchPlayer = if a_to_move { a } else { b };
+        let player: &mut dyn MatchPlayer<G> = if a_to_move { a } else { b };
         let answer = player.play(&pos, forced).and_then(|m| {
             pos.check(m).map_err(|e| format!("illegal move {m}: {e}"))?;
             Ok(m)
@@ -309,9 +390,9 @@ fn play_game(
 }
 
 /// A random opening of `plies` moves that does not end the game.
-fn random_opening(rng: &mut Rng, plies: usize, rules: Rules) -> Vec<Move> {
+fn random_opening<G: Game>(rng: &mut Rng, plies: usize, rules: Rules) -> Vec<G::Move> {
     loop {
-        let mut pos = Ultimate::new(rules);
+        let mut pos = G::start(rules);
         let mut out = Vec::new();
         while out.len() < plies && !pos.is_over() {
             let moves = pos.legal_moves();
@@ -418,10 +499,13 @@ const MAX_THREADS: u64 = 256;
 /// by ply 30 (half of them by ply 60), so finding an opening that leaves the
 /// game open takes one try or two; the search for a 90-ply one never ends.
 const MAX_OPENING_PLIES: u64 = 30;
+/// The longest random opening of Classic: one ply short of a full board.
+const MAX_CLASSIC_OPENING_PLIES: usize = 8;
 /// The largest table an engine may ask for with `@table=`, in MiB.
 const MAX_TABLE_MIB: u64 = 4096;
 
 struct Options {
+    game: GameChoice,
     games: usize,
     movetime: Option<u64>,
     seed: u64,
@@ -433,6 +517,7 @@ struct Options {
 
 fn parse_options(args: &[String], positional: &mut Vec<String>) -> Result<Options, String> {
     let mut o = Options {
+        game: GameChoice::Ultimate,
         games: 20,
         movetime: None,
         seed: 1,
@@ -441,6 +526,7 @@ fn parse_options(args: &[String], positional: &mut Vec<String>) -> Result<Option
         opening_plies: 2,
         quiet: false,
     };
+    let mut rules_given = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = |name: &str| {
@@ -466,10 +552,29 @@ fn parse_options(args: &[String], positional: &mut Vec<String>) -> Result<Option
                 let v = value(a)?;
                 o.rules = Rules::from_name(&v)
                     .ok_or_else(|| format!("--rules: `{v}` is not standard or tiebreak"))?;
+                rules_given = true;
+            }
+            "--game" => {
+                o.game = match value(a)?.as_str() {
+                    "ultimate" => GameChoice::Ultimate,
+                    "classic" => GameChoice::Classic,
+                    v => return Err(format!("--game: `{v}` is not ultimate or classic")),
+                };
             }
             "--quiet" => o.quiet = true,
             s if s.starts_with("--") => return Err(format!("unknown option `{s}`")),
             _ => positional.push(a.clone()),
+        }
+    }
+    if o.game == GameChoice::Classic {
+        if rules_given {
+            return Err("--rules: Classic has no rule variants".into());
+        }
+        if o.opening_plies > MAX_CLASSIC_OPENING_PLIES {
+            return Err(format!(
+                "--opening-plies: {} is out of range for Classic (0-{MAX_CLASSIC_OPENING_PLIES})",
+                o.opening_plies
+            ));
         }
     }
     Ok(o)
@@ -482,12 +587,12 @@ struct MatchOutcome {
     by_colour: [Tally; 2],
 }
 
-/// Plays the paired games; prints each game unless `quiet`.
-fn run_match(a: &Spec, b: &Spec, o: &Options) -> Result<MatchOutcome, String> {
+/// Plays the paired games of `G`; prints each game unless `quiet`.
+fn run_match<G: MatchGame>(a: &Spec, b: &Spec, o: &Options) -> Result<MatchOutcome, String> {
     let pairs = o.games.div_ceil(2).max(1);
     let mut rng = Rng::new(o.seed);
-    let openings: Vec<Vec<Move>> = (0..pairs)
-        .map(|_| random_opening(&mut rng, o.opening_plies, o.rules))
+    let openings: Vec<Vec<G::Move>> = (0..pairs)
+        .map(|_| random_opening::<G>(&mut rng, o.opening_plies, o.rules))
         .collect();
     let next = AtomicUsize::new(0);
     let results = Mutex::new(Vec::new());
@@ -507,8 +612,8 @@ fn run_match(a: &Spec, b: &Spec, o: &Options) -> Result<MatchOutcome, String> {
                 };
                 let seed = o.seed.wrapping_mul(1_000_003).wrapping_add(g as u64);
                 let players = a
-                    .instantiate(seed, o.movetime)
-                    .and_then(|pa| Ok((pa, b.instantiate(seed ^ 0x5555, o.movetime)?)));
+                    .instantiate::<G>(seed, o.movetime)
+                    .and_then(|pa| Ok((pa, b.instantiate::<G>(seed ^ 0x5555, o.movetime)?)));
                 let (mut pa, mut pb) = match players {
                     Ok(p) => p,
                     Err(e) => {
@@ -565,7 +670,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let a = Spec::parse(a_name)?;
     let b = Spec::parse(b_name)?;
     let start = Instant::now();
-    let m = run_match(&a, &b, &o)?;
+    let m = match o.game {
+        GameChoice::Ultimate => run_match::<Ultimate>(&a, &b, &o)?,
+        GameChoice::Classic => run_match::<Classic>(&a, &b, &o)?,
+    };
     let t = m.tally;
     outln!(
         "{a_name} vs {b_name}: {} games  +{} ={} -{}  score {:.1}%  {}  ({:.0} s)",
@@ -661,7 +769,7 @@ pub fn run_tune(args: &[String]) -> Result<(), String> {
                 .zip(&c)
                 .map(|((t, d), c)| t - c * d)
                 .collect();
-            let opening = random_opening(&mut rng, 2, Rules::Standard);
+            let opening = random_opening::<Ultimate>(&mut rng, 2, Rules::Standard);
             batch.push((
                 delta,
                 c,
@@ -692,8 +800,13 @@ pub fn run_tune(args: &[String]) -> Result<(), String> {
                             };
                             let mut pa = mk(*wp, *gseed);
                             let mut pb = mk(*wm, *gseed);
-                            let (r, _, _) =
-                                play_game(&mut pa, &mut pb, a_plays, opening, Rules::Standard);
+                            let (r, _, _) = play_game::<Ultimate>(
+                                &mut pa,
+                                &mut pb,
+                                a_plays,
+                                opening,
+                                Rules::Standard,
+                            );
                             score += match r {
                                 GameResult::AWins => 1.0,
                                 GameResult::Draw => 0.5,
@@ -860,7 +973,7 @@ mod tests {
         let mut rng = Rng::new(5);
         for _ in 0..200 {
             let plies = MAX_OPENING_PLIES as usize;
-            let opening = random_opening(&mut rng, plies, Rules::Standard);
+            let opening = random_opening::<Ultimate>(&mut rng, plies, Rules::Standard);
             assert_eq!(opening.len(), plies);
             let mut pos = Ultimate::new(Rules::Standard);
             for m in opening {
@@ -870,18 +983,25 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_short_match_is_paired_and_counted() {
-        let o = Options {
-            games: 4,
+    /// The options of a quiet match of `games` games of `game` from
+    /// random openings of `opening_plies`.
+    fn quiet(game: GameChoice, games: usize, opening_plies: usize) -> Options {
+        Options {
+            game,
+            games,
             movetime: None,
             seed: 3,
             threads: 2,
             rules: Rules::Standard,
-            opening_plies: 2,
+            opening_plies,
             quiet: true,
-        };
-        let m = run_match(
+        }
+    }
+
+    #[test]
+    fn a_short_match_is_paired_and_counted() {
+        let o = quiet(GameChoice::Ultimate, 4, 2);
+        let m = run_match::<Ultimate>(
             &Spec::parse("easy").unwrap(),
             &Spec::parse("beginner").unwrap(),
             &o,
@@ -895,17 +1015,63 @@ mod tests {
     #[test]
     fn an_engine_that_errs_forfeits() {
         struct Bad;
-        impl MatchPlayer for Bad {
+        impl MatchPlayer<Ultimate> for Bad {
             fn play(&mut self, _: &Ultimate, _: Option<Move>) -> Result<Move, String> {
                 Ok(Move::new(9, 9))
             }
         }
         let mut good = Spec::parse("beginner")
             .unwrap()
-            .instantiate(1, None)
+            .instantiate::<Ultimate>(1, None)
             .unwrap();
         let (r, _, why) = play_game(good.as_mut(), &mut Bad, Player::X, &[], Rules::Standard);
         assert_eq!(r, GameResult::AWins);
         assert!(why.unwrap().contains("B forfeits"));
+    }
+
+    #[test]
+    fn classic_matches_against_the_trap_player() {
+        let trap = Spec::parse("trap").unwrap();
+        // Medium sees every trap: each game is drawn.
+        let o = quiet(GameChoice::Classic, 20, 0);
+        let m = run_match::<Classic>(&Spec::parse("medium").unwrap(), &trap, &o).unwrap();
+        assert_eq!((m.tally.draws, m.tally.games()), (20, 20));
+        // The rule player answers the opposite corners with a corner.
+        let m = run_match::<Classic>(&Spec::parse("beginner").unwrap(), &trap, &o).unwrap();
+        assert_eq!(m.tally.wins, 0);
+        assert!(m.tally.losses > 0, "{:?}", m.tally);
+        // Random two-ply openings are played out too.
+        let o = quiet(GameChoice::Classic, 6, 2);
+        let m = run_match::<Classic>(&trap, &Spec::parse("hard").unwrap(), &o).unwrap();
+        assert_eq!(m.tally.games(), 6);
+    }
+
+    #[test]
+    fn each_game_refuses_the_other_games_players() {
+        let o = quiet(GameChoice::Ultimate, 2, 2);
+        let trap = Spec::parse("trap").unwrap();
+        let hard = Spec::parse("hard@movetime=1").unwrap();
+        assert!(run_match::<Ultimate>(&trap, &hard, &o)
+            .err()
+            .is_some_and(|e| e.contains("Classic only")));
+        let o = quiet(GameChoice::Classic, 2, 2);
+        for other in ["mcts", "cmd:./bot"] {
+            let other = Spec::parse(other).unwrap();
+            assert!(run_match::<Classic>(&other, &trap, &o)
+                .err()
+                .is_some_and(|e| e.contains("Ultimate only")));
+        }
+        assert!(Spec::parse("trap@movetime=5").is_err());
+        let parse = |words: &[&str]| {
+            let args: Vec<String> = words.iter().map(|w| (*w).to_string()).collect();
+            parse_options(&args, &mut Vec::new()).map(|o| (o.game, o.opening_plies))
+        };
+        assert_eq!(
+            parse(&["--game", "classic", "--opening-plies", "8"]),
+            Ok((GameChoice::Classic, 8))
+        );
+        assert!(parse(&["--game", "classic", "--opening-plies", "9"]).is_err());
+        assert!(parse(&["--game", "classic", "--rules", "tiebreak"]).is_err());
+        assert!(parse(&["--game", "chess"]).is_err());
     }
 }
