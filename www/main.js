@@ -12,6 +12,8 @@ import { initTabs } from './tabs.js';
 import { focusRequiredBoard } from './a11y.js';
 import * as controller from './controller.js';
 import { initReview } from './review.js';
+import { initEndCard } from './endcard.js';
+import { initSound } from './sound.js';
 
 /** The question before a game in progress is replaced. */
 function confirmLeave(question, { moves }) {
@@ -58,6 +60,8 @@ async function boot() {
 
   const tabs = initTabs(document.getElementById('panel'));
   const review = initReview(controller, { tabs });
+  initEndCard(controller, { tabs });
+  initSound(controller);
   bindKeyboard({
     newGame: controller.newGame,
     undo: controller.undo,

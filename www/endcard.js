@@ -1,0 +1,357 @@
+// The end of a game, and the cue after each move:
+// - when a move ends the game (`uttt:gameover`), a card over the board says
+//   the result in words for the person, names the winning line (the board
+//   shows it through `[data-line]`), and offers Rematch, Review, Share and
+//   Close. It is not modal: the board stays in view and playable around it,
+//   the keyboard shortcuts keep working, Escape or Close dismisses it, and it
+//   goes away by itself as soon as the game is no longer over (undo, a new
+//   game, browsing back);
+// - a win by the person (or either win in two-player) gets a short burst of
+//   confetti, none under prefers-reduced-motion;
+// - in Ultimate, after each move, a brief ring pulses on the board the
+//   opponent is sent to (not on a free move, not under reduced motion).
+// It talks to the game only through the controller and `uttt:*` events.
+
+import { t, onLangChange } from './i18n.js';
+import { el, svgEl } from './dom.js';
+import { oneMoveOn } from './a11y.js';
+import { modalOpen } from './dialog.js';
+
+/** The pause before the card, so the last mark and the winning line land first. */
+const SHOW_DELAY_MS = 450;
+/** How long the confetti stays in the page. */
+const CELEBRATION_MS = 1500;
+const CONFETTI_PIECES = 28;
+/** How long the ring on the board the opponent is sent to lasts. */
+const CUE_MS = 650;
+/** The card's distance from the board's edge when it sits off-centre. */
+const PLACE_MARGIN_PX = 10;
+
+/** The eight lines of a 3x3 board, in the order of the `end.line.N` names. */
+const LINES = [
+  [0, 1, 2],
+  [3, 4, 5],
+  [6, 7, 8],
+  [0, 3, 6],
+  [1, 4, 7],
+  [2, 5, 8],
+  [0, 4, 8],
+  [2, 4, 6],
+];
+
+function reducedMotion() {
+  return typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
+/** The index in LINES of three region indices (any order), or -1. */
+export function lineIndex(indices) {
+  const key = [...indices].map(Number).sort((a, b) => a - b).join();
+  return LINES.findIndex((line) => line.join() === key);
+}
+
+/**
+ * True when `after` is a move played on from `before`: one more move on the
+ * same line, with the record grown or changed. Stepping forward through a
+ * recorded game (Redo, the move list) leaves the record as it was, so it is
+ * browsing, not a move.
+ */
+export function movePlayed(before, after) {
+  if (!oneMoveOn(before, after)) return false;
+  return after.record !== before.record || after.length !== before.length;
+}
+
+/** Whether the result is one to celebrate: the person won, or anyone in two-player. */
+export function celebrates(state) {
+  if (!state || !state.over || state.result === 'draw' || !state.result) return false;
+  if (state.mode === 'ai') return state.result === state.humanSide;
+  return state.mode === 'human';
+}
+
+/** The card's words for a finished game: `{title, detail, tone, note}`; the board is read for the line. */
+export function resultWords(state, board = document.getElementById('board')) {
+  const ultimate = state.kind === 'ultimate';
+  const winner = state.result === 'draw' ? null : state.result;
+  let title;
+  let tone;
+  if (!winner) {
+    title = t('end.draw');
+    tone = 'draw';
+  } else if (state.mode === 'ai') {
+    const won = winner === state.humanSide;
+    title = t(won ? 'end.youWin' : 'end.aiWins');
+    tone = won ? 'win' : 'loss';
+  } else {
+    title = t('end.wins', { player: winner.toUpperCase() });
+    tone = winner;
+  }
+  const lineNodes = board ? board.querySelectorAll(ultimate ? '.small[data-line]' : '.cell[data-line]') : [];
+  const indices = [...lineNodes].map((n) => (ultimate ? n.dataset.board : n.dataset.cell));
+  const line = indices.length === 3 ? lineIndex(indices) : -1;
+  let detail;
+  if (winner && line >= 0) {
+    detail = t(ultimate ? 'end.lineBoards' : 'end.lineCells', { line: t(`end.line.${line}`) });
+  } else {
+    const count = (side) => (board ? board.querySelectorAll(`.small[data-winner="${side}"]`).length : 0);
+    const tiebreak = ultimate && state.rules === 'tiebreak';
+    if (winner && tiebreak) {
+      const loser = winner === 'x' ? 'o' : 'x';
+      detail = t('end.tiebreak', { player: winner.toUpperCase(), won: count(winner), lost: count(loser) });
+    } else if (!winner && tiebreak) {
+      detail = t('end.drawTiebreak', { won: count('x') });
+    } else {
+      detail = t('end.drawDetail');
+    }
+  }
+  // Against the AI the rematch swaps colours: say which one the person gets.
+  const note = state.mode === 'ai' && state.humanSide
+    ? t('end.swap', { side: state.humanSide === 'x' ? 'O' : 'X' })
+    : '';
+  return { title, detail, tone, note };
+}
+
+/** The big mark at the top of the card: the winner's X or O, or two bars for a draw. */
+function badge() {
+  return el('div', { class: 'end-badge', 'aria-hidden': 'true' }, el('span', { class: 'end-mark' }));
+}
+
+function closeIcon() {
+  const svg = svgEl('svg', { class: 'ico', viewBox: '0 0 24 24', 'aria-hidden': 'true' });
+  svg.append(svgEl('path', { d: 'M6 6l12 12M18 6 6 18' }));
+  return svg;
+}
+
+/** A burst of confetti from the middle of `host`, removed after CELEBRATION_MS. */
+function celebrate(host, winner) {
+  if (reducedMotion()) return;
+  host.querySelector('.celebration')?.remove();
+  const burst = el('div', { class: 'celebration', 'aria-hidden': 'true', 'data-testid': 'celebration' });
+  const main = winner === 'o' ? 'var(--o)' : 'var(--x)';
+  const colours = [main, main, 'var(--confetti-gold)', 'var(--confetti-green)', winner === 'o' ? 'var(--x)' : 'var(--o)'];
+  const size = host.querySelector('.board')?.getBoundingClientRect().width || 360;
+  for (let i = 0; i < CONFETTI_PIECES; i += 1) {
+    // Evenly round the circle with a little jitter, flung a quarter to a half
+    // of the board's width, then falling.
+    const angle = (i / CONFETTI_PIECES) * Math.PI * 2 + (Math.random() - 0.5) * 0.5;
+    const reach = size * (0.24 + Math.random() * 0.22);
+    const piece = el('i', { class: `confetti confetti-${i % 3}` });
+    piece.style.setProperty('--dx', `${Math.round(Math.cos(angle) * reach)}px`);
+    piece.style.setProperty('--dy', `${Math.round(Math.sin(angle) * reach * 0.8 - 30)}px`);
+    piece.style.setProperty('--fall', `${Math.round(50 + Math.random() * 50)}px`);
+    piece.style.setProperty('--spin', `${Math.round((Math.random() - 0.5) * 900)}deg`);
+    piece.style.setProperty('--delay', `${Math.round(Math.random() * 120)}ms`);
+    piece.style.setProperty('--c', colours[i % colours.length]);
+    burst.append(piece);
+  }
+  host.append(burst);
+  setTimeout(() => burst.remove(), CELEBRATION_MS);
+}
+
+/**
+ * In Ultimate, after a move, rings the board the opponent is sent to for
+ * CUE_MS; nothing on a free move (the board sent to is decided), at the end
+ * of the game, or under reduced motion.
+ */
+function initMoveCue(board, controller) {
+  let before = controller.getState();
+  let timer = 0;
+  const clear = () => {
+    clearTimeout(timer);
+    for (const node of board.querySelectorAll('.small.send-cue')) node.classList.remove('send-cue');
+  };
+  document.addEventListener('uttt:state', (event) => {
+    const s = event.detail;
+    const previous = before;
+    before = s;
+    if (!movePlayed(previous, s)) {
+      // Browsing or a new game: a ring from the position left behind goes.
+      if (!previous || s.cursor !== previous.cursor || s.gameId !== previous.gameId) clear();
+      return;
+    }
+    clear();
+    if (s.kind !== 'ultimate' || s.over || reducedMotion() || board.dataset.free === 'true') return;
+    const last = board.querySelector('button[data-cell][data-last]');
+    const target = last && board.querySelector(`.small[data-board="${last.dataset.cell}"]`);
+    if (!target || target.dataset.winner || target.dataset.playable !== 'true') return;
+    // Reading offsetWidth restarts the animation when the same board is cued twice.
+    void target.offsetWidth;
+    target.classList.add('send-cue');
+    timer = setTimeout(clear, CUE_MS);
+  });
+}
+
+/**
+ * Installs the end card (over `#board-frame`) and the move cue. `tabs` is
+ * initTabs' `{show(name)}`, for Review and Share. Returns `{hide()}`.
+ */
+export function initEndCard(controller, { tabs } = {}) {
+  const board = document.getElementById('board');
+  const frame = document.getElementById('board-frame');
+  if (!board || !frame) return null;
+  initMoveCue(board, controller);
+
+  const title = el('h2', { id: 'end-title', class: 'end-title', 'data-testid': 'end-result' });
+  const kicker = el('p', { class: 'end-kicker' });
+  const detail = el('p', { id: 'end-detail', class: 'end-detail', 'data-testid': 'end-line' });
+  const note = el('p', { class: 'end-note' });
+  const rematch = el('button', { type: 'button', class: 'btn primary end-btn', 'data-testid': 'rematch' });
+  const review = el('button', { type: 'button', class: 'btn end-btn', 'data-testid': 'review' });
+  const share = el('button', { type: 'button', class: 'btn end-btn', 'data-testid': 'share-game' });
+  const close = el('button', { type: 'button', class: 'end-close', 'data-testid': 'close-end-card' }, closeIcon());
+  const card = el(
+    'section',
+    {
+      class: 'end-card',
+      role: 'dialog',
+      'aria-modal': 'false',
+      'aria-labelledby': 'end-title',
+      'aria-describedby': 'end-detail',
+      'data-testid': 'end-card',
+    },
+    close,
+    badge(),
+    kicker,
+    title,
+    detail,
+    el('div', { class: 'end-actions' }, rematch, review, share),
+    note,
+  );
+  card.hidden = true;
+  frame.append(card);
+
+  let shown = null; // the state the card is about, while it is up or about to be
+  let timer = 0;
+  let returnFocus = null;
+
+  const fill = () => {
+    if (!shown) return;
+    const words = resultWords(shown, board);
+    kicker.textContent = t('end.kicker', { count: shown.length });
+    title.textContent = words.title;
+    detail.textContent = words.detail;
+    note.textContent = words.note;
+    note.hidden = !words.note;
+    card.dataset.tone = words.tone;
+    card.dataset.result = shown.result;
+    rematch.textContent = t('end.rematch');
+    review.textContent = t('end.review');
+    share.textContent = t('end.share');
+    close.setAttribute('aria-label', t('end.close'));
+    close.title = t('end.close');
+  };
+
+  const focusBoard = () => {
+    const cell = board.querySelector('button[data-cell][tabindex="0"]') || board.querySelector('button[data-cell]');
+    cell?.focus({ preventScroll: true });
+  };
+
+  const hide = ({ restore = false } = {}) => {
+    clearTimeout(timer);
+    shown = null;
+    if (card.hidden) return;
+    const hadFocus = card.contains(document.activeElement);
+    card.hidden = true;
+    if (hadFocus && restore) {
+      if (returnFocus && returnFocus.isConnected && !card.contains(returnFocus)) returnFocus.focus({ preventScroll: true });
+      else focusBoard();
+    }
+    returnFocus = null;
+  };
+
+  // Where the card covers least of the winning line: one of nine spots
+  // (top/centre/bottom by left/centre/right) inside the board, the centre
+  // winning ties. On a phone it cannot miss the line altogether, but it
+  // keeps a row line in view wherever the board has the room.
+  const place = () => {
+    delete card.dataset.v;
+    delete card.dataset.h;
+    if (card.hidden) return;
+    const ultimate = board.dataset.kind !== 'classic';
+    const line = [...board.querySelectorAll(ultimate ? '.small[data-line]' : '.cell[data-line]')].map((n) => n.getBoundingClientRect());
+    if (line.length === 0) return;
+    const area = board.getBoundingClientRect();
+    const w = card.offsetWidth;
+    const h = card.offsetHeight;
+    const m = PLACE_MARGIN_PX;
+    const xs = { center: area.left + (area.width - w) / 2, left: area.left + m, right: area.right - m - w };
+    const ys = { center: area.top + (area.height - h) / 2, top: area.top + m, bottom: area.bottom - m - h };
+    const overlap = (x, y) =>
+      line.reduce((sum, r) => sum
+        + Math.max(0, Math.min(r.right, x + w) - Math.max(r.left, x)) * Math.max(0, Math.min(r.bottom, y + h) - Math.max(r.top, y)), 0);
+    let best = null;
+    for (const [v, y] of Object.entries(ys)) {
+      for (const [hz, x] of Object.entries(xs)) {
+        const cover = overlap(x, y);
+        if (!best || cover < best.cover - 1) best = { cover, v, hz };
+      }
+    }
+    if (best.v !== 'center') card.dataset.v = best.v;
+    if (best.hz !== 'center') card.dataset.h = best.hz;
+  };
+
+  const show = () => {
+    if (!shown) return;
+    fill();
+    const wasHidden = card.hidden;
+    card.hidden = false;
+    place();
+    if (wasHidden) {
+      // Focus moves to Rematch only from the board or nowhere, never out of a form control elsewhere.
+      const active = document.activeElement;
+      const fromBoard = !active || active === document.body || board.contains(active);
+      if (fromBoard) {
+        returnFocus = active;
+        rematch.focus({ preventScroll: true });
+      }
+    }
+    if (celebrates(shown)) celebrate(frame, shown.result);
+  };
+
+  document.addEventListener('uttt:gameover', (event) => {
+    shown = event.detail;
+    clearTimeout(timer);
+    timer = setTimeout(show, SHOW_DELAY_MS);
+  });
+
+  document.addEventListener('uttt:state', (event) => {
+    const s = event.detail;
+    if (!shown) return;
+    // Undo, a new game, browsing back or another game loaded: the card is out of date.
+    if (!s.over || s.gameId !== shown.gameId || s.cursor !== shown.cursor || s.record !== shown.record) {
+      hide({ restore: true });
+      frame.querySelector('.celebration')?.remove();
+    }
+  });
+
+  rematch.addEventListener('click', () => {
+    hide();
+    controller.rematch();
+    focusBoard();
+  });
+  review.addEventListener('click', () => {
+    hide();
+    tabs?.show('moves');
+    const list = document.querySelector('[data-testid="move-list"]');
+    const target = list?.querySelector('button[tabindex="0"]') || list?.querySelector('button[data-ply]');
+    (target || list)?.focus();
+  });
+  share.addEventListener('click', () => {
+    hide();
+    tabs?.show('share');
+    document.querySelector('#pane-share button')?.focus();
+  });
+  close.addEventListener('click', () => hide({ restore: true }));
+  document.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape' || card.hidden || modalOpen() || event.defaultPrevented) return;
+    // Escape inside another dialog (help, the tutorial) is that dialog's.
+    if (event.target instanceof Element && event.target.closest('dialog')) return;
+    event.preventDefault();
+    hide({ restore: true });
+  });
+
+  onLangChange(() => {
+    fill();
+    place();
+  });
+  window.addEventListener('resize', place);
+  return { hide };
+}

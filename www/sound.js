@@ -1,0 +1,188 @@
+// Sounds, made in the page with the Web Audio API (oscillators shaped by
+// gain envelopes; no audio files): a soft click for each move, a chime when
+// a small board is won, a short fanfare for a game won, a lower tone for a
+// game lost or drawn. Off until the player turns them on with the "Sounds"
+// checkbox of the Game pane (#opt-sound); the choice is kept in
+// localStorage ('uttt.sound': 'on' | 'off'). (The top bar has no speaker
+// button: on every layout it already truncates the title.)
+//
+// Browsers let a page start audio only from a user gesture, so the
+// AudioContext is made (or resumed) on the first click, tap or key after
+// sound is turned on, never before; until then nothing plays.
+
+import { movePlayed } from './endcard.js';
+
+const KEY = 'uttt.sound';
+
+let enabled = false;
+let ctx = null;
+let master = null;
+
+function loadChoice() {
+  try {
+    return localStorage.getItem(KEY) === 'on';
+  } catch {
+    return false;
+  }
+}
+
+function saveChoice(on) {
+  try {
+    localStorage.setItem(KEY, on ? 'on' : 'off');
+  } catch {
+    // Kept for this visit only.
+  }
+}
+
+/** Makes or resumes the audio context; call only from a user gesture. */
+function wake() {
+  if (!enabled) return;
+  if (!ctx) {
+    const Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    try {
+      ctx = new Context();
+    } catch {
+      ctx = null;
+      return;
+    }
+    master = ctx.createGain();
+    master.gain.value = 0.6;
+    master.connect(ctx.destination);
+  }
+  if (ctx.state === 'suspended') ctx.resume().catch(() => {});
+}
+
+/** True when a sound may play now. */
+function ready() {
+  return enabled && ctx !== null && ctx.state === 'running';
+}
+
+/**
+ * One note: an oscillator of `type` at `freq` Hz (gliding to `to` if given),
+ * starting `at` seconds from now, with a fast attack and an exponential
+ * decay to silence over `dur` seconds, peaking at `gain`.
+ */
+function note({ freq, to = null, at = 0, dur = 0.15, type = 'sine', gain = 0.2, attack = 0.006 }) {
+  const start = ctx.currentTime + at;
+  const osc = ctx.createOscillator();
+  const env = ctx.createGain();
+  osc.type = type;
+  osc.frequency.setValueAtTime(freq, start);
+  if (to) osc.frequency.exponentialRampToValueAtTime(to, start + dur);
+  env.gain.setValueAtTime(0.0001, start);
+  env.gain.exponentialRampToValueAtTime(gain, start + attack);
+  env.gain.exponentialRampToValueAtTime(0.0001, start + dur);
+  osc.connect(env);
+  env.connect(master);
+  osc.start(start);
+  osc.stop(start + dur + 0.03);
+  osc.onended = () => {
+    osc.disconnect();
+    env.disconnect();
+  };
+}
+
+/** The sounds, by name. Each takes an optional start offset in seconds. */
+export const SOUNDS = {
+  /** A soft wooden click; X's a shade higher than O's. */
+  move(at = 0, side = 'x') {
+    const base = side === 'o' ? 520 : 600;
+    note({ freq: base * 1.6, to: base, at, dur: 0.07, type: 'triangle', gain: 0.14, attack: 0.003 });
+    note({ freq: base * 3.2, at, dur: 0.025, type: 'sine', gain: 0.04, attack: 0.002 });
+  },
+  /** A small bell: a fifth, with a quiet octave shimmer. */
+  board(at = 0) {
+    note({ freq: 987.8, at, dur: 0.5, gain: 0.12 });
+    note({ freq: 1480, at: at + 0.07, dur: 0.55, gain: 0.1 });
+    note({ freq: 2960, at: at + 0.07, dur: 0.25, gain: 0.025 });
+  },
+  /** A rising major arpeggio ending on a held octave. */
+  win(at = 0) {
+    const steps = [523.3, 659.3, 784, 1046.5];
+    steps.forEach((freq, i) => {
+      const last = i === steps.length - 1;
+      note({ freq, at: at + i * 0.11, dur: last ? 0.7 : 0.18, type: 'triangle', gain: last ? 0.2 : 0.16 });
+    });
+    note({ freq: 1318.5, at: at + 0.33, dur: 0.6, gain: 0.06 });
+  },
+  /** Two falling notes, low and soft: a loss. */
+  loss(at = 0) {
+    note({ freq: 392, at, dur: 0.28, type: 'triangle', gain: 0.15 });
+    note({ freq: 311.1, at: at + 0.22, dur: 0.55, type: 'triangle', gain: 0.14 });
+  },
+  /** One low, level tone: a draw. */
+  draw(at = 0) {
+    note({ freq: 349.2, at, dur: 0.5, type: 'triangle', gain: 0.14 });
+    note({ freq: 261.6, at, dur: 0.5, type: 'sine', gain: 0.08 });
+  },
+};
+
+function play(name, ...args) {
+  if (!ready()) return;
+  try {
+    SOUNDS[name](...args);
+  } catch {
+    // A sound is never worth an error on the page.
+  }
+}
+
+/** Whether sound is on. */
+export function soundOn() {
+  return enabled;
+}
+
+/**
+ * Wires the Sounds checkbox (`#opt-sound` in the Game pane) and plays the
+ * sounds from `uttt:state` and `uttt:gameover` (`controller` gives the state
+ * the first move is compared with). Returns `{set(on)}`.
+ */
+export function initSound(controller) {
+  enabled = loadChoice();
+  const box = document.getElementById('opt-sound');
+  const draw = () => {
+    if (box) box.checked = enabled;
+  };
+  const set = (on) => {
+    enabled = Boolean(on);
+    saveChoice(enabled);
+    draw();
+    if (enabled) {
+      // This is a gesture: the context may start now, and a click says sound is on.
+      wake();
+      play('move');
+    } else if (ctx && ctx.state === 'running') {
+      ctx.suspend().catch(() => {});
+    }
+  };
+  draw();
+  box?.addEventListener('change', () => set(box.checked));
+  // The first gesture after sound is on starts the audio (a saved 'on' from an earlier visit).
+  for (const type of ['pointerdown', 'keydown']) {
+    document.addEventListener(type, () => {
+      if (enabled && (!ctx || ctx.state === 'suspended')) wake();
+    }, { capture: true });
+  }
+
+  const winners = () => [...document.querySelectorAll('#board .small')].map((b) => b.dataset.winner || '');
+  let before = controller?.getState() ?? null;
+  let boardsBefore = winners();
+  document.addEventListener('uttt:state', (event) => {
+    const s = event.detail;
+    const now = winners();
+    if (movePlayed(before, s)) {
+      play('move', 0, s.toMove === 'x' ? 'o' : 'x');
+      // A small board won (not the last move: the game's own sound follows).
+      const won = s.kind === 'ultimate' && now.some((w, b) => (w === 'x' || w === 'o') && !boardsBefore[b]);
+      if (won && !s.over) play('board', 0.06);
+    }
+    before = s;
+    boardsBefore = now;
+  });
+  document.addEventListener('uttt:gameover', (event) => {
+    const s = event.detail;
+    const won = s.result !== 'draw' && (s.mode !== 'ai' || s.result === s.humanSide);
+    play(s.result === 'draw' ? 'draw' : won ? 'win' : 'loss', 0.12);
+  });
+  return { set };
+}
