@@ -12,6 +12,7 @@ import { initTabs } from './tabs.js';
 import { focusRequiredBoard } from './a11y.js';
 import * as controller from './controller.js';
 import { initReview } from './review.js';
+import { initTutorial, openHelp } from './tutorial.js';
 import { initEndCard } from './endcard.js';
 import { initSound } from './sound.js';
 
@@ -68,6 +69,7 @@ async function boot() {
     redo: controller.redo,
     hint: review.hint,
     focusBoard: () => focusRequiredBoard(boardRoot),
+    help: openHelp,
   });
   const coords = document.getElementById('opt-coords');
   const frame = document.getElementById('board-frame');
@@ -81,6 +83,8 @@ async function boot() {
     }
   });
   document.documentElement.dataset.ready = 'true';
+  // First visit: the tutorial opens once the page is ready; Help reopens it.
+  initTutorial();
   // Navigation to a playable board, for the performance spec and the curious.
   performance.mark('uttt:playable');
 }
