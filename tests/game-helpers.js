@@ -9,12 +9,34 @@ export async function open(page, path = './') {
   await expect(page.locator('html')).toHaveAttribute('data-ready', 'true');
 }
 
-/** Chooses settings through the form (each change starts a new game). */
+/** Opens the panel's tab `name` (moves, game, stats, share). */
+export async function showTab(page, name) {
+  await page.locator(`#tab-${name}`).click();
+  await expect(page.locator(`#pane-${name}`)).toBeVisible();
+}
+
+/**
+ * Chooses settings through the form in the Game tab (each change starts a
+ * new game; with a game in progress, the question is answered yes).
+ */
 export async function choose(page, { kind, mode, level, rules } = {}) {
-  if (kind) await page.selectOption('#set-kind', kind);
-  if (rules) await page.selectOption('#set-rules', rules);
-  if (level) await page.selectOption('#set-level', level);
-  if (mode) await page.selectOption('#set-mode', mode);
+  await showTab(page, 'game');
+  const agree = async () => {
+    const dialog = page.locator('dialog[open]');
+    if (await dialog.count()) await dialog.locator('[data-answer="ok"]').click();
+  };
+  for (const [selector, value] of [['#set-kind', kind], ['#set-rules', rules], ['#set-level', level], ['#set-mode', mode]]) {
+    if (!value) continue;
+    await page.selectOption(selector, value);
+    await agree();
+  }
+}
+
+/** Presses New game (or N) and agrees to end a game in progress. */
+export async function newGame(page) {
+  await page.locator('#btn-new').click();
+  const dialog = page.locator('dialog[open]');
+  if (await dialog.count()) await dialog.locator('[data-answer="ok"]').click();
 }
 
 /** The cell button at `cell` of small board `board`. */

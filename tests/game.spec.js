@@ -2,7 +2,7 @@
 // redo, new game, the AI in its worker, saving and restoring.
 
 import { test, expect } from './support/fixtures.js';
-import { open, choose, cell, marks, markCount, playable, expectMarks, aiIdle } from './game-helpers.js';
+import { open, choose, newGame, cell, marks, markCount, playable, expectMarks, aiIdle } from './game-helpers.js';
 
 const LINES = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
 
@@ -126,7 +126,7 @@ test('undo, redo and new game in a two-player game', async ({ page }) => {
   await page.keyboard.press('Control+z');
   await cell(page, 0, 4).click();
   await expect(page.locator('#btn-redo')).toBeDisabled();
-  await page.click('#btn-new');
+  await newGame(page);
   await expectMarks(page, 0);
   await expect(page.locator('#btn-undo')).toBeDisabled();
   await page.keyboard.press('n');
@@ -212,7 +212,7 @@ test('a new game during the AI search cancels it', async ({ page }) => {
   await choose(page, { level: 'master' });
   await cell(page, 4, 4).click();
   await expect(page.locator('#status')).toHaveAttribute('data-tone', 'thinking');
-  await page.selectOption('#set-mode', 'human');
+  await choose(page, { mode: 'human' });
   await expectMarks(page, 0);
   await page.waitForTimeout(3600);
   expect(await markCount(page)).toBe(0);
@@ -276,17 +276,17 @@ for (const [what, stored] of [
   });
 }
 
-test('corrupt settings and scores are set aside too', async ({ page }) => {
+test('corrupt settings are set aside and named as settings', async ({ page }) => {
   await open(page);
   await page.evaluate(() => {
     localStorage.setItem('uttt.settings', '{"v":1,"data":{"kind":"chess"}}');
-    localStorage.setItem('uttt.scores', '[1,2,3]');
   });
   await page.reload();
   await expect(page.locator('html')).toHaveAttribute('data-ready', 'true');
-  await expect(page.locator('#status')).toContainText('could not be read');
+  await expect(page.locator('#status')).toContainText('saved settings could not be read');
   await expect(page.locator('#set-kind')).toHaveValue('ultimate');
   await expect(page.locator('#score-x')).toHaveText('0');
+  expect(await page.evaluate(() => localStorage.getItem('uttt.settings.corrupt'))).toContain('chess');
 });
 
 test('scores persist per game type and mode', async ({ page }) => {
@@ -416,7 +416,7 @@ test.describe('when the AI worker fails', () => {
     await cell(page, 0, 0).click();
     await expectMarks(page, 2, { timeout: 15_000 });
     // And New game as O brings the AI in as X.
-    await page.selectOption('#set-mode', 'ai-o');
+    await choose(page, { mode: 'ai-o' });
     await expectMarks(page, 1, { timeout: 15_000 });
   });
 });

@@ -68,9 +68,9 @@ for (const scheme of ['light', 'dark']) {
         surface: style('#status').backgroundColor,
         cell: style('#board .small[data-board="0"] .cell[data-cell="8"]').backgroundColor,
         x: style('#board .cell[data-mark="x"]', '::before').backgroundColor,
-        o: style('.score.o dd').color,
-        muted: style('.card-title').color,
-        card: style('.card').backgroundColor,
+        o: style('#score-o').color,
+        muted: style('.tabs [role="tab"][aria-selected="false"]').color,
+        card: style('.panel').backgroundColor,
       };
     });
     expect(contrast(colours.text, colours.surface)).toBeGreaterThanOrEqual(7);

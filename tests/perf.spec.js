@@ -4,7 +4,7 @@
 // figures are attached to the test and printed.
 
 import { test, expect } from './support/fixtures.js';
-import { open, cell, expectMarks } from './game-helpers.js';
+import { open, choose, cell, expectMarks } from './game-helpers.js';
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -27,7 +27,7 @@ test('wasm size, time to a playable board, longest task while the AI thinks', as
     loads.push(await page.evaluate(() => performance.getEntriesByName('uttt:playable')[0].startTime));
   }
 
-  await page.selectOption('#set-level', 'master');
+  await choose(page, { level: 'master' });
   await page.evaluate(() => {
     window.__longest = 0;
     new PerformanceObserver((list) => {

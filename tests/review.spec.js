@@ -4,7 +4,7 @@
 // offline play through the service worker.
 
 import { test, expect } from './support/fixtures.js';
-import { open, choose, cell, markCount, expectMarks, aiIdle } from './game-helpers.js';
+import { open, choose, showTab, cell, markCount, expectMarks, aiIdle } from './game-helpers.js';
 
 const moveList = (page) => page.getByTestId('move-list');
 const plyButton = (page, ply) => page.locator(`.move-list button[data-ply="${ply}"]`);
@@ -86,6 +86,7 @@ test('copy link, open it for review and continue; tampered links change nothing'
   await open(page);
   await choose(page, { mode: 'human' });
   await playAll(page, FIVE);
+  await showTab(page, 'share');
   await page.getByTestId('copy-link').click();
   await expect(page.getByTestId('share-message')).toHaveText('Link copied.');
   const link = await page.evaluate(() => navigator.clipboard.readText());
@@ -128,6 +129,7 @@ test('export and import the record as text; a malformed import changes nothing',
   await open(page);
   await choose(page, { mode: 'human' });
   await playAll(page, FIVE.slice(0, 3));
+  await showTab(page, 'share');
   await page.getByTestId('export').click();
   await expect(page.getByTestId('record-text')).toHaveValue('ultimate-standard:e5d4c3');
 
@@ -181,6 +183,7 @@ test('a finished game is stored with statistics, a chart, and can be replayed', 
 
   // Replay the lost game (the middle row): it opens at the start, ready to step through.
   await expect(rows.nth(1)).toContainText('Lost');
+  await showTab(page, 'stats');
   await rows.nth(1).getByRole('button').click();
   await expect(page.locator('#board')).toHaveAttribute('data-kind', 'ultimate');
   await expectMarks(page, 0);
@@ -209,6 +212,7 @@ test('a long history shows the newest games and all of them on request', async (
   await expect(items).toHaveCount(12);
   await expect(page.getByTestId('stats-chart').locator('rect')).toHaveCount(15);
   await expect(page.locator('[data-testid="stats-levels"] tr[data-level="beginner"] td')).toHaveText(['5', '10', '0', '15']);
+  await showTab(page, 'stats');
   await page.getByTestId('show-all').click();
   await expect(items).toHaveCount(15);
   await expect(items.nth(12).getByRole('button')).toBeFocused();
@@ -217,6 +221,7 @@ test('a long history shows the newest games and all of them on request', async (
 test('the evaluation bar and the hint follow the search, and both can be hidden', async ({ page }) => {
   await open(page);
   await choose(page, { mode: 'human', kind: 'classic' });
+  await showTab(page, 'share');
   await page.getByTestId('record-text').fill('classic:a1b1a2b2');
   await page.getByTestId('import').click();
   await page.getByTestId('hint').click();
@@ -240,12 +245,15 @@ test('the evaluation bar and the hint follow the search, and both can be hidden'
   await expectMarks(page, 2);
   await expect(page.getByTestId('eval-text')).toContainText('depth');
 
+  await showTab(page, 'game');
   await page.locator('#opt-show-eval').uncheck();
   await page.locator('#opt-show-hint').uncheck();
+  await showTab(page, 'moves');
   await expect(page.locator('#eval-bar')).toBeHidden();
   await expect(page.getByTestId('hint')).toBeHidden();
   await page.reload();
   await expect(page.locator('html')).toHaveAttribute('data-ready', 'true');
+  await showTab(page, 'moves');
   await expect(page.locator('#eval-bar')).toBeHidden();
   await expect(page.getByTestId('hint')).toBeHidden();
 });

@@ -15,6 +15,7 @@ async function openTwoPlayerGame(page) {
   await expect(page.locator('button[data-board][data-cell]')).toHaveCount(81);
   const mode = page.locator('#set-mode');
   if ((await mode.count()) > 0 && (await mode.inputValue()) !== 'human') {
+    await page.locator('#tab-game').click();
     await mode.selectOption('human');
   }
   await expect(smallBoard(page, 0)).toHaveAttribute('data-playable', 'true');
