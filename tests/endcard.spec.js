@@ -15,8 +15,18 @@ async function openTwoPlayer(page, { kind = 'classic', sound = null } = {}) {
       localStorage.setItem('uttt.settings', JSON.stringify({ v: 1, data }));
       localStorage.setItem('uttt.tutorial', 'done');
       if (sound) localStorage.setItem('uttt.sound', sound);
-      // Counts the notes the page starts, to tell sound on from sound off.
+      // Counts the notes the page starts, to tell sound on from sound off,
+      // the confetti bursts added and the boards cued, however briefly.
       window.__notes = 0;
+      window.__bursts = 0;
+      window.__cues = [];
+      new MutationObserver((changes) => {
+        for (const change of changes) {
+          for (const node of change.addedNodes) if (node.classList?.contains('celebration')) window.__bursts += 1;
+          if (change.type === 'attributes' && change.target.classList.contains('send-cue')
+            && !change.oldValue?.includes('send-cue')) window.__cues.push(change.target.dataset.board);
+        }
+      }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['class'], attributeOldValue: true });
       const start = OscillatorNode.prototype.start;
       OscillatorNode.prototype.start = function counted(...args) {
         window.__notes += 1;
@@ -47,8 +57,8 @@ test('a win shows the end card with the result and the line; confetti; Rematch s
   await expect(page.getByTestId('end-result')).toHaveText('X wins!');
   await expect(page.getByTestId('end-line')).toHaveText('Three in a row: the top row.');
   // A two-player win is celebrated, and the confetti goes away by itself.
-  await expect(page.getByTestId('celebration')).toHaveCount(1);
-  await expect(page.getByTestId('celebration')).toHaveCount(0, { timeout: 3000 });
+  await expect.poll(() => page.evaluate(() => window.__bursts)).toBe(1);
+  await expect(page.getByTestId('celebration')).toHaveCount(0, { timeout: 5000 });
   // The card sits over the board and leaves the controls clear.
   const [cardBox, boardBox, newBox, undoBox] = await Promise.all(
     [card, page.locator('#board'), page.locator('#btn-new'), page.locator('#btn-undo')].map((l) => l.boundingBox()),
@@ -65,7 +75,15 @@ test('a win shows the end card with the result and the line; confetti; Rematch s
   await expect(page.locator('#board button[data-mark]')).toHaveCount(0);
 });
 
-test('Undo hides the card; Escape and Close dismiss it; Review and Share open their tabs', async ({ page }) => {
+/** Takes back the winning move and plays it again: the game ends again, and so the card is back. */
+async function undoAndWinAgain(page) {
+  await page.locator('#btn-undo').click();
+  await expect(page.getByTestId('end-card')).toBeHidden();
+  await cell(page, 0, 2).click();
+  await expect(page.getByTestId('end-card')).toBeVisible();
+}
+
+test('Undo hides the card; Escape and Close dismiss it', async ({ page }) => {
   await openTwoPlayer(page);
   const card = page.getByTestId('end-card');
   await playClassicXWin(page);
@@ -73,30 +91,25 @@ test('Undo hides the card; Escape and Close dismiss it; Review and Share open th
   await page.locator('#btn-undo').click();
   await expect(card).toBeHidden();
   await expect(page.locator('#board button[data-mark]')).toHaveCount(4);
-
-  // Playing the winning move again ends the game again.
-  const again = async () => {
-    await cell(page, 0, 2).click();
-    await expect(card).toBeVisible();
-  };
-  await again();
+  await cell(page, 0, 2).click();
+  await expect(card).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(card).toBeHidden();
-
-  await page.locator('#btn-undo').click();
-  await again();
+  await undoAndWinAgain(page);
   await page.getByTestId('close-end-card').click();
   await expect(card).toBeHidden();
+});
 
-  await page.locator('#btn-undo').click();
-  await again();
+test('Review opens the move list with the focus in it; Share opens the share tab', async ({ page }) => {
+  await openTwoPlayer(page);
+  const card = page.getByTestId('end-card');
+  await playClassicXWin(page);
+  await expect(card).toBeVisible();
   await page.getByTestId('review').click();
   await expect(card).toBeHidden();
   await expect(page.locator('#tab-moves')).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByTestId('move-list').locator('button:focus')).toHaveCount(1);
-
-  await page.locator('#btn-undo').click();
-  await again();
+  await undoAndWinAgain(page);
   await page.getByTestId('share-game').click();
   await expect(card).toBeHidden();
   await expect(page.locator('#tab-share')).toHaveAttribute('aria-selected', 'true');
@@ -125,10 +138,11 @@ test('the card fits on a small phone and a phone on its side', async ({ page }) 
 test('a move in Ultimate rings the board it sends the opponent to, briefly', async ({ page }) => {
   await openTwoPlayer(page, { kind: 'ultimate' });
   await cell(page, 4, 2).click();
-  const target = page.locator('#board .small[data-board="2"]');
-  await expect(target).toHaveClass(/\bsend-cue\b/);
-  await expect(target).not.toHaveClass(/\bsend-cue\b/, { timeout: 2000 });
-  await expect(page.locator('#board .small.send-cue')).toHaveCount(0);
+  await expect.poll(() => page.evaluate(() => window.__cues)).toEqual(['2']);
+  await expect(page.locator('#board .small.send-cue')).toHaveCount(0, { timeout: 3000 });
+  // O is sent back to the centre board: that one is cued next.
+  await cell(page, 2, 4).click();
+  await expect.poll(() => page.evaluate(() => window.__cues)).toEqual(['2', '4']);
 });
 
 test.describe('under prefers-reduced-motion', () => {
@@ -139,16 +153,17 @@ test.describe('under prefers-reduced-motion', () => {
     await playClassicXWin(page);
     await expect(page.getByTestId('end-card')).toBeVisible();
     await expect(page.getByTestId('end-result')).toHaveText('X wins!');
-    // The card waits a moment for the last mark; the confetti would come with it.
+    // The confetti would come with the card.
     await page.waitForTimeout(300);
-    expect(await page.getByTestId('celebration').count()).toBe(0);
+    expect(await page.evaluate(() => window.__bursts)).toBe(0);
   });
 
   test('no cue on the board sent to', async ({ page }) => {
     await openTwoPlayer(page, { kind: 'ultimate' });
     await cell(page, 4, 2).click();
     await expect(page.locator('#board button[data-mark]')).toHaveCount(1);
-    expect(await page.locator('#board .small.send-cue').count()).toBe(0);
+    await page.waitForTimeout(100);
+    expect(await page.evaluate(() => window.__cues)).toEqual([]);
   });
 });
 
