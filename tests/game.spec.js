@@ -313,6 +313,7 @@ test('AI vs AI plays on its own', async ({ page }) => {
 test('on a 360 px phone the whole board fits and plays by touch', async ({ browser }, testInfo) => {
   const context = await browser.newContext({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
   const page = await context.newPage();
+  await context.addInitScript(() => localStorage.setItem('uttt.tutorial', 'done'));
   const errors = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   page.on('pageerror', (e) => errors.push(e.message));

@@ -42,6 +42,7 @@ test('the winning-line pulse is off under prefers-reduced-motion', async ({ brow
   for (const [motion, animated] of [['no-preference', true], ['reduce', false]]) {
     const context = await browser.newContext({ reducedMotion: motion });
     const page = await context.newPage();
+    await context.addInitScript(() => localStorage.setItem('uttt.tutorial', 'done'));
     await open(page);
     await choose(page, { kind: 'classic', mode: 'human' });
     for (const c of [0, 3, 1, 4, 2]) await cell(page, 0, c).click();
@@ -57,6 +58,7 @@ for (const scheme of ['light', 'dark']) {
   test(`the ${scheme} theme has readable text and marks`, async ({ browser }) => {
     const context = await browser.newContext({ colorScheme: scheme });
     const page = await context.newPage();
+    await context.addInitScript(() => localStorage.setItem('uttt.tutorial', 'done'));
     await open(page);
     await choose(page, { mode: 'human' });
     await cell(page, 4, 4).click();

@@ -68,9 +68,10 @@ test('finished games are stored, counted per level, and capped', () => {
   expect(addGame(game('x'), storage)).not.toBeNull();
   addGame(game('o', 'medium', 'x', 'ultimate-standard:e5e4d4'), storage);
   addGame(game('draw', 'hard', 'o', 'ultimate-standard:a1'), storage);
-  addGame(game('o', 'hard', 'o', 'ultimate-standard:a1b2'), storage);
-  // The same finish twice in a row is one game.
-  addGame(game('o', 'hard', 'o', 'ultimate-standard:a1b2'), storage);
+  addGame({ ...game('x', 'hard', 'o', 'ultimate-standard:a1b2c3'), id: 'game-4' }, storage);
+  // The same game finishing again (undo, then another finish) replaces its entry.
+  addGame({ ...game('o', 'hard', 'o', 'ultimate-standard:a1b2'), id: 'game-4' }, storage);
+  addGame({ ...game('o', 'hard', 'o', 'ultimate-standard:a1b2'), id: 'game-4' }, storage);
   addGame({ kind: 'classic', rules: 'standard', mode: 'human', result: 'x', record: 'classic:a1' }, storage);
   const { games, problem } = loadHistory(storage);
   expect(problem).toBeNull();
@@ -115,6 +116,10 @@ test('bad entries are refused and corrupt storage is set aside without throwing'
   const read = loadHistory(mixed);
   expect(read.games).toHaveLength(1);
   expect(read.problem).toBe('partial');
+  // The entry this version cannot read is kept under a key of its own, not lost on the next save.
+  const kept = [...mixed.map.keys()].filter((k) => k.startsWith('uttt.history.unreadable.'));
+  expect(kept).toHaveLength(1);
+  expect(mixed.map.get(kept[0])).toContain('chess');
 });
 
 test('share links keep the path and query and round-trip through the fragment', () => {

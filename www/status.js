@@ -44,9 +44,6 @@ export function describe(view, { settings, thinking, paused = false }) {
     }
     return { text: t('status.aiWaiting', { side: player }), tone: side };
   }
-  if (view.ply < view.length) {
-    return { text: t('status.browsing', { ply: view.ply, length: view.length }), tone: 'info' };
-  }
   const board = view.requiredBoard === null ? null : regionName(view.requiredBoard);
   if (human) {
     if (view.kind === 'classic') return { text: t('status.yourMove', { side: player }), tone: side };

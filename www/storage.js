@@ -11,6 +11,8 @@ const KEYS = { settings: 'settings', game: 'game' };
 let problems = [];
 /** False once the browser refused to give the page storage at all. */
 let available = true;
+/** True once a write went through in this visit. */
+let wroteOnce = false;
 
 function store() {
   try {
@@ -70,9 +72,13 @@ function write(name, data) {
   }
   try {
     s.setItem(PREFIX + name, JSON.stringify({ v: VERSION, data }));
+    wroteOnce = true;
     return true;
   } catch {
-    // Full (or refused this once): the caller tells the player and retries.
+    // Refused before anything was ever written: this browser gives the page
+    // no storage at all. Refused later: it is full, and the caller tells the
+    // player and tries again.
+    if (!wroteOnce) available = false;
     return false;
   }
 }
