@@ -1,8 +1,31 @@
 // The page's side of the AI worker: one search at a time, each with an id so
 // a late answer to an old question is never used; terminate-and-restart when
-// a search must stop at once, when the worker crashes or fails to load.
+// a search must stop at once, when the worker crashes, fails to load, or
+// dies quietly.
+//
+// A worker can die without a word: closed (`self.close()`), or terminated by
+// the browser while idle. Messages to it are then dropped and no error event
+// comes. So every request has its own deadline from the moment it is sent,
+// one step at a time, and the worker speaks at each step:
+//
+//   sent      -> 'received' (first thing, before any work): ACK_TIMEOUT_MS
+//   received  -> 'started'  (engine built, search begins):  START_TIMEOUT_MS
+//   started   -> 'result'                                   budgetMs + MARGIN_MS
+//
+// While the worker has not yet reported 'ready', the load timeout stands in
+// for the first two deadlines (fetching and compiling the wasm may be slow);
+// 'ready' then arms them. A missed deadline is treated like a crash: the
+// worker is replaced and the request sent again, MAX_ATTEMPTS times in all.
 
 const LOAD_TIMEOUT_MS = 20000;
+/**
+ * How long a loaded worker may take to acknowledge a request. It answers at
+ * once when idle; the allowance covers an engine being built for a new game
+ * (its table takes up to 64 MiB) just before the request, on a slow machine.
+ */
+const ACK_TIMEOUT_MS = 3000;
+/** From the acknowledgement to the start of the search: building the engine. */
+const START_TIMEOUT_MS = 5000;
 /** Time allowed beyond the level's budget before the worker is presumed stuck. */
 export const MARGIN_MS = 1500;
 const MAX_ATTEMPTS = 3;
@@ -16,8 +39,10 @@ function failure(code, message) {
 /**
  * A client for www/worker.js.
  * `onProgress(report)` receives progress of the current search only;
- * `onTrouble(kind, detail, reason)` hears 'restarting' (reason 'crash' or
- * 'slow') and 'failed'.
+ * `onTrouble(kind, detail, reason)` hears 'restarting' and 'failed'.
+ * The reason of 'restarting' is 'crash' (an error, or a failed load),
+ * 'silent' (the worker stopped answering without an error: closed or
+ * terminated) or 'slow' (the search went over its budget and the margin).
  */
 export class AiClient {
   constructor({ onProgress = () => {}, onTrouble = () => {} } = {}) {
@@ -28,6 +53,7 @@ export class AiClient {
     this.worker = null;
     this.ready = false;
     this.failures = 0;
+    this.loadTimer = null;
     this.spawn();
   }
 
@@ -69,9 +95,11 @@ export class AiClient {
 
   kill() {
     clearTimeout(this.loadTimer);
-    if (this.pending) clearTimeout(this.pending.timer);
+    this.loadTimer = null;
+    if (this.pending) this.disarm(this.pending);
     if (this.worker) this.worker.terminate();
     this.worker = null;
+    this.ready = false;
   }
 
   /** The worker failed: restart it and resend the pending search, a few times. */
@@ -103,47 +131,96 @@ export class AiClient {
     job.id = this.nextId;
     this.nextId += 1;
     job.attempts += 1;
-    job.started = false;
+    job.step = 'sent';
+    this.arm(job);
     this.worker.postMessage({ type: 'search', id: job.id, text: job.text, level: job.level, budgetMs: job.budgetMs });
+  }
+
+  /**
+   * Sets the deadline for the step `job` waits for (see the top of this
+   * file). Before 'ready' only a started search has one of its own: the
+   * load timeout covers a worker that is still loading.
+   */
+  arm(job) {
+    this.disarm(job);
+    let ms;
+    let detail;
+    let reason;
+    if (job.step === 'started') {
+      ms = job.budgetMs + MARGIN_MS;
+      detail = 'the AI went over its time';
+      reason = 'slow';
+    } else if (!this.ready) {
+      return;
+    } else if (job.step === 'sent') {
+      ms = ACK_TIMEOUT_MS;
+      detail = 'the AI did not answer';
+      reason = 'silent';
+    } else {
+      ms = START_TIMEOUT_MS;
+      detail = 'the AI did not start its search';
+      reason = 'silent';
+    }
+    job.timer = setTimeout(() => {
+      job.timer = null;
+      if (this.pending === job) this.trouble(detail, reason);
+    }, ms);
+  }
+
+  disarm(job) {
+    clearTimeout(job.timer);
+    job.timer = null;
+  }
+
+  /** The search `job` is over: no deadline, nothing pending. */
+  settle(job) {
+    this.disarm(job);
+    this.pending = null;
   }
 
   receive(worker, message) {
     if (worker !== this.worker || !message) return;
     const job = this.pending;
+    const current = Boolean(job) && message.id === job.id;
     switch (message.type) {
       case 'ready':
         this.ready = true;
         this.failures = 0;
         clearTimeout(this.loadTimer);
+        this.loadTimer = null;
+        // A request sent while loading now has a deadline of its own.
+        if (job && job.step !== 'started') this.arm(job);
         break;
       case 'fatal':
         this.trouble(`the AI could not load: ${message.message}`);
         break;
+      case 'received':
+        if (current && job.step === 'sent') {
+          job.step = 'received';
+          this.arm(job);
+        }
+        break;
       case 'started':
-        if (job && message.id === job.id) {
-          job.started = true;
-          job.timer = setTimeout(() => {
-            if (this.pending === job) this.trouble('the AI went over its time', 'slow');
-          }, job.budgetMs + MARGIN_MS);
+        if (current && job.step !== 'started') {
+          job.step = 'started';
+          this.arm(job);
         }
         break;
       case 'progress':
-        if (job && message.id === job.id) this.onProgress(message);
+        if (current) this.onProgress(message);
         break;
       case 'result':
-        if (job && message.id === job.id) {
-          clearTimeout(job.timer);
-          this.pending = null;
+        if (current) {
+          this.settle(job);
           job.resolve(message);
         }
         break;
       case 'error':
-        if (job && message.id === job.id) {
+        if (current) {
           if (message.code === 'crash') {
             this.trouble(message.message);
           } else {
-            clearTimeout(job.timer);
-            this.pending = null;
+            this.settle(job);
             job.reject(failure(message.code, message.message));
           }
         }
@@ -157,18 +234,19 @@ export class AiClient {
    * Asks for a move in the position `text` (record or position string) at
    * `level` within `budgetMs`. Resolves with the worker's result; rejects
    * with code 'cancelled' (see cancel), 'failed', or the engine's error code.
+   * Never waits forever: each step of the request has a deadline.
    */
   search({ text, level, budgetMs }) {
     if (this.pending) this.cancel();
     return new Promise((resolve, reject) => {
-      const job = { text, level, budgetMs, resolve, reject, attempts: 0, timer: null };
+      const job = { text, level, budgetMs, resolve, reject, attempts: 0, step: null, timer: null };
       this.pending = job;
       if (!this.worker) {
         this.failures = 0;
         this.spawn();
       }
       if (this.worker) this.send(job);
-      else {
+      else if (this.pending === job) {
         this.pending = null;
         reject(failure('failed', 'the AI worker could not be started'));
       }
@@ -183,8 +261,7 @@ export class AiClient {
   cancel() {
     const job = this.pending;
     if (!job) return;
-    this.pending = null;
-    clearTimeout(job.timer);
+    this.settle(job);
     this.kill();
     this.spawn();
     job.reject(failure('cancelled', 'the search was cancelled'));

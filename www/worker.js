@@ -1,6 +1,11 @@
 // The AI's module Web Worker: loads the same wasm as the page and answers
 // one search at a time. The search runs to its deadline without yielding,
 // so the page stops a search early by terminating this worker.
+//
+// Each search is acknowledged with 'received' the moment it arrives, then
+// 'started' once the engine is built, then answered with 'result' (or
+// 'error'): the page gives each step a deadline, so a worker that died
+// quietly (closed, or terminated while idle) is noticed and replaced.
 
 import init, { WebEngine } from './pkg/uttt_web.js';
 
@@ -63,6 +68,9 @@ function search({ id, text, level, budgetMs }) {
 
 self.addEventListener('message', async (event) => {
   const message = event.data;
+  // First thing, before waiting for the wasm or building an engine: the page
+  // learns this worker is alive and has the question.
+  if (message && message.type === 'search') postMessage({ type: 'received', id: message.id });
   if (!(await ready)) return;
   if (message && message.type === 'search') {
     try {
