@@ -17,7 +17,6 @@ mod mcts;
 mod perft;
 mod play;
 mod render;
-mod trap;
 
 use std::process::ExitCode;
 use std::sync::OnceLock;

@@ -7,14 +7,13 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use uttt_core::search::{
-    Engine, Level, Limits, Rng, SearchOptions, Searchable, Weights, WEIGHT_COUNT,
+    Engine, Level, Limits, Rng, SearchOptions, Searchable, Trap, Weights, WEIGHT_COUNT,
 };
 use uttt_core::{Classic, ClassicMove, Game, Move, Outcome, Player, Rules, Ultimate};
 
 use crate::args::GameChoice;
 use crate::engine_proc::ProcEngine;
 use crate::mcts::Mcts;
-use crate::trap::Trap;
 
 const MATCH_HELP: &str = "\
 uttt match A B [--games N] [--movetime MS] [--seed S] [--threads T]

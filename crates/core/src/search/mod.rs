@@ -106,6 +106,7 @@ mod alphabeta;
 pub mod bench;
 mod board_odds;
 mod classic_eval;
+mod classic_exact;
 mod engine;
 mod eval;
 mod level;
@@ -116,6 +117,7 @@ mod tt;
 mod ultimate_eval;
 mod weights;
 
+pub use classic_exact::{ClassicValues, Trap};
 pub use engine::{
     Engine, Limits, Progress, SearchOptions, SearchResult, FORCED_MOVE_DEPTH, POLL_INTERVAL,
 };

@@ -420,49 +420,6 @@ fn late_moves_are_pruned_in_ultimate_only() {
     );
 }
 
-/// Exact Classic results for the side to move, by position (X's cells, then
-/// O's shifted by 9): `10 - n` for a win in `n` plies, `-(10 - n)` for a
-/// loss in `n`, 0 for a draw.
-struct ClassicValues(Vec<Option<i8>>);
-
-impl ClassicValues {
-    fn new() -> ClassicValues {
-        ClassicValues(alloc::vec![None; 1 << 18])
-    }
-
-    fn value(&mut self, pos: &Classic) -> i8 {
-        let key = usize::from(pos.cells(Player::X)) | usize::from(pos.cells(Player::O)) << 9;
-        if let Some(v) = self.0[key] {
-            return v;
-        }
-        let v = match pos.outcome() {
-            Some(Outcome::Win(p)) if p == pos.side_to_move() => 10,
-            Some(Outcome::Win(_)) => -10,
-            Some(Outcome::Draw) => 0,
-            None => pos
-                .legal_moves()
-                .iter()
-                .map(|&m| self.after(pos, m))
-                .max()
-                .unwrap(),
-        };
-        self.0[key] = Some(v);
-        v
-    }
-
-    /// The value of playing `m`, for the side that plays it.
-    fn after(&mut self, pos: &Classic, m: ClassicMove) -> i8 {
-        let v = -self.value(&pos.play(m).unwrap());
-        v - v.signum()
-    }
-
-    /// Whether `m` throws away the result of `pos` (a loss rather than a
-    /// draw, a draw rather than a win).
-    fn is_mistake(&mut self, pos: &Classic, m: ClassicMove) -> bool {
-        self.after(pos, m).signum() < self.value(pos).signum()
-    }
-}
-
 /// Every position of Classic that a game can reach and that is not over.
 fn classic_positions() -> Vec<Classic> {
     let mut seen = alloc::collections::BTreeSet::new();
@@ -491,7 +448,7 @@ fn every_classic_mistake_loses_within_six_plies() {
             continue;
         }
         for &m in pos.legal_moves().iter() {
-            let v = values.after(pos, m);
+            let v = values.value_of(pos, m);
             if v < 0 {
                 longest = longest.max(10 + v);
             }
@@ -582,55 +539,22 @@ fn classic_medium_never_loses_to_any_line() {
     }
 }
 
-/// The match runner's trap player (`uttt match medium trap --game
-/// classic`), rebuilt here: perfect play, and of the moves that keep its
-/// result the one leaving the opponent the most mistakes that do not give a
-/// win at once; ties at random.
-fn trap_move(values: &mut ClassicValues, pos: &Classic, rng: &mut Rng) -> ClassicMove {
-    let moves = pos.legal_moves();
-    let best = moves.iter().map(|&m| values.after(pos, m)).max().unwrap();
-    let mut top = Vec::new();
-    let mut most = 0;
-    for &m in moves.iter() {
-        if values.after(pos, m) != best {
-            continue;
-        }
-        let child = pos.play(m).unwrap();
-        let mut traps = 0;
-        for &r in child.legal_moves().iter() {
-            let won_at_once = values.value(&child.play(r).unwrap()) == 9;
-            if values.is_mistake(&child, r) && !won_at_once {
-                traps += 1;
-            }
-        }
-        if traps > most || top.is_empty() {
-            top.clear();
-            most = traps;
-        }
-        if traps == most {
-            top.push(m);
-        }
-    }
-    top[rng.below(top.len())]
-}
-
 #[test]
 fn each_classic_level_against_the_trap_player() {
     // Games lost to the trap player, by level, over 40 games with each colour.
-    let mut values = ClassicValues::new();
     let mut lost = Vec::new();
     for level in Level::ALL {
         let mut losses = 0;
         for seed in 0..40 {
             for side in [Player::X, Player::O] {
                 let mut e = Engine::new(level, seed, 1 << 16);
-                let mut rng = Rng::new(seed ^ 0x5555);
+                let mut trap = Trap::new(seed ^ 0x5555);
                 let mut pos = Classic::new();
                 while !pos.is_over() {
                     let m = if pos.side_to_move() == side {
                         e.choose_within_limits(&pos).unwrap().best
                     } else {
-                        trap_move(&mut values, &pos, &mut rng)
+                        trap.choose(&pos).unwrap()
                     };
                     pos = pos.play(m).unwrap();
                 }
