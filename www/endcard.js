@@ -27,26 +27,28 @@ const CUE_MS = 650;
 /** The card's distance from the board's edge when it sits off-centre. */
 const PLACE_MARGIN_PX = 10;
 
-/** The eight lines of a 3x3 board, in the order of the `end.line.N` names. */
-const LINES = [
-  [0, 1, 2],
-  [3, 4, 5],
-  [6, 7, 8],
-  [0, 3, 6],
-  [1, 4, 7],
-  [2, 5, 8],
-  [0, 4, 8],
-  [2, 4, 6],
-];
 
 function reducedMotion() {
   return typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 }
 
-/** The index in LINES of three region indices (any order), or -1. */
+/**
+ * The `end.line.N` name of the line through three regions (0-8, any order),
+ * or -1: rows 0-2, columns 3-5, the diagonals 6 and 7. The core says which
+ * line won; this only names it from where its regions lie.
+ */
 export function lineIndex(indices) {
-  const key = [...indices].map(Number).sort((a, b) => a - b).join();
-  return LINES.findIndex((line) => line.join() === key);
+  const at = [...indices].map(Number);
+  if (at.length !== 3 || new Set(at).size !== 3 || at.some((i) => !(i >= 0 && i <= 8))) return -1;
+  const rows = new Set(at.map((i) => Math.floor(i / 3)));
+  const cols = new Set(at.map((i) => i % 3));
+  if (rows.size === 1) return [...rows][0];
+  if (cols.size === 1) return 3 + [...cols][0];
+  if (rows.size === 3 && cols.size === 3) {
+    if (at.every((i) => i % 4 === 0)) return 6;
+    if (at.every((i) => i === 2 || i === 4 || i === 6)) return 7;
+  }
+  return -1;
 }
 
 /**
