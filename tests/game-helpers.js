@@ -17,7 +17,8 @@ export async function showTab(page, name) {
 
 /**
  * Chooses settings through the form in the Game tab (each change starts a
- * new game; with a game in progress, the question is answered yes).
+ * new game; with a game in progress, the question is answered yes), then
+ * goes back to the Moves tab, where the specs read the game.
  */
 export async function choose(page, { kind, mode, level, rules } = {}) {
   await showTab(page, 'game');
@@ -30,6 +31,7 @@ export async function choose(page, { kind, mode, level, rules } = {}) {
     await page.selectOption(selector, value);
     await agree();
   }
+  await showTab(page, 'moves');
 }
 
 /** Presses New game (or N) and agrees to end a game in progress. */
