@@ -291,9 +291,11 @@ test('the board is one tab stop: arrows cross small boards, Enter plays, the ski
   expect(await focused()).toBe('8/8');
   await page.keyboard.press('Enter');
   await expect(cell(page, 8, 8)).toHaveAttribute('data-mark', 'x');
-  // O must answer in the bottom-right board; the cell three to the left is in another board.
+  // O must answer in the bottom-right board: the focus moves to its centre.
+  await expect.poll(focused).toBe('8/4');
+  // The cell three to the left is in another board.
   for (let i = 0; i < 3; i += 1) await page.keyboard.press('ArrowLeft');
-  expect(await focused()).toBe('7/8');
+  expect(await focused()).toBe('7/4');
   await page.keyboard.press(' ');
   await expect(page.locator('#status')).toContainText('Not there');
   // Still one tab stop after playing.
