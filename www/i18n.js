@@ -28,7 +28,7 @@ const EN_MORE = {
   'tabs.label': 'Panels',
   'tab.moves': 'Moves',
   'tab.game': 'Game',
-  'tab.stats': 'Statistics',
+  'tab.stats': 'Stats',
   'tab.share': 'Share',
   'btn.help': 'How to play',
   'btn.continue': 'Continue from here',
