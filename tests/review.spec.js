@@ -105,6 +105,8 @@ test('copy link, open it for review and continue; tampered links change nothing'
   // ...and continues it: O answers in the top-right board.
   await cell(other, 2, 4).click();
   await expect.poll(() => markCount(other)).toBe(6);
+  // Play went on: the message about opening the link is gone.
+  await expect(other.getByTestId('review-message')).toBeEmpty();
   await expect(other.locator('.move-list button[data-ply]')).toHaveCount(6);
   await other.close();
 

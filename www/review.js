@@ -448,6 +448,10 @@ export function initReview(controller, { tabs } = {}) {
     // The evaluation stays only across a move played on the same line; after
     // a jump, undo, load or new game it described another position.
     if (!oneMoveOn(before, state) && (before.record !== state.record || before.cursor !== state.cursor)) progress = null;
+    // A message about opening a game is done once a new move is played
+    // (browsing keeps the record as it is); the game it replaced stays in
+    // the history.
+    if (oneMoveOn(before, state) && before.record !== state.record) message.replaceChildren();
     render();
   });
   document.addEventListener('uttt:progress', (event) => {
