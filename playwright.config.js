@@ -30,6 +30,13 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
+  // The specs tagged @quiet time the page while the AI thinks. They run
+  // after all the others, one at a time, so no other spec's search competes
+  // for this 2-core machine's cores while they measure.
+  projects: [
+    { name: 'game', grepInvert: /@quiet/ },
+    { name: 'quiet', grep: /@quiet/, dependencies: ['game'], workers: 1 },
+  ],
   webServer: servedByXtask
     ? undefined
     : {

@@ -147,7 +147,9 @@ test('against the AI, undo takes back your move and its reply', async ({ page })
   await expect(page.locator('#status')).toContainText('Your turn (X)');
 });
 
-test('the AI answers from its worker within its budget while the page stays responsive', async ({ page }) => {
+// @quiet: timed alone (see playwright.config.js): with another spec's search
+// on the other core, the page's timers were late by over a second.
+test('the AI answers from its worker within its budget while the page stays responsive', { tag: '@quiet' }, async ({ page }) => {
   await open(page);
   await choose(page, { level: 'master' });
   const budget = Number(await page.locator('#set-level option[value="master"]').getAttribute('data-budget'));

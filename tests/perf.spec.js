@@ -11,7 +11,9 @@ function median(values) {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-test('wasm size, time to a playable board, longest task while the AI thinks', async ({ page }, testInfo) => {
+// @quiet: run alone after the other specs (see playwright.config.js), so the
+// figures are the page's, not those of another spec's search on the other core.
+test('wasm size, time to a playable board, longest task while the AI thinks', { tag: '@quiet' }, async ({ page }, testInfo) => {
   await open(page);
   const size = await page.evaluate(async () => {
     const response = await fetch(new URL('www/pkg/uttt_web_bg.wasm', document.baseURI));
