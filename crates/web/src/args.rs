@@ -14,8 +14,10 @@ pub fn index(value: Option<f64>, what: &str, max: u32) -> Result<u32, ApiError> 
             // In range and integral, so the cast is exact.
             Ok(v as u32)
         }
-        Some(v) => Err(ApiError::bad_argument(format!(
-            "{what} must be a whole number from 0 to {max}, not {v}"
+        // The value is not echoed: formatting a float would bring Rust's
+        // float printing (about 20 KB) into the wasm for one message.
+        Some(_) => Err(ApiError::bad_argument(format!(
+            "{what} must be a whole number from 0 to {max}"
         ))),
         None => Err(ApiError::bad_argument(format!(
             "{what} must be a number from 0 to {max}"
