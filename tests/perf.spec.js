@@ -42,24 +42,7 @@ test('wasm size, time to a playable board, longest task while the AI thinks', { 
   const aiMs = Date.now() - started;
   const longest = await page.evaluate(() => window.__longest);
 
-  // Perft 8 of Ultimate in the browser build (issue 3 compares it with native).
-  const perftRuns = await page.evaluate(async () => {
-    const wasm = await import(new URL('www/pkg/uttt_web.js', document.baseURI).href);
-    const runs = [];
-    // Seven runs: the first ones also pay for the engine's optimising compiler.
-    for (let i = 0; i < 7; i += 1) {
-      const t0 = performance.now();
-      const leaves = wasm.perftCount('ultimate', 8);
-      runs.push({ leaves, ms: performance.now() - t0 });
-    }
-    return runs;
-  });
-  expect(perftRuns.every((r) => r.leaves === 281067408)).toBe(true);
-  const perftMs = median(perftRuns.map((r) => r.ms));
-
   const figures = {
-    perft8Ms: Math.round(perftMs),
-    perft8LeavesPerSecond: Math.round(281067408 / (perftMs / 1000)),
     wasmRawBytes: size.raw,
     wasmGzipBytes: size.gzip,
     playableMsMedianOf5: Math.round(median(loads)),

@@ -3,7 +3,7 @@
 //!
 //! Builds the release CLI and the release wasm, then alternates rounds of
 //! native runs (`uttt perft`, `uttt bench`) and browser runs (the same core
-//! code through crates/web's bench exports, in headless Chromium, driven by
+//! code through crates/web's bench exports (its `bench` feature), in headless Chromium, driven by
 //! tests/bench/run.js), so both sides see the same machine load. Prints the
 //! median rates, their ratio and the counts: equal counts show that both
 //! builds walked the same tree, so a ratio is a speed difference.
@@ -103,7 +103,7 @@ pub fn run(root: &Path, options: &Options) -> Result {
         "building the native CLI",
     )?;
     let cli = build::target_dir(root).join("release").join(CLI_BIN);
-    build::build(root)?;
+    build::build_flavour(root, build::Flavour::Bench)?;
     setup::ensure_browser()?;
     setup::ensure_npm_packages(root)?;
 
@@ -116,7 +116,7 @@ pub fn run(root: &Path, options: &Options) -> Result {
         std::fs::remove_dir_all(&site_dir)
             .map_err(|e| format!("cannot clear {}: {e}", site_dir.display()))?;
     }
-    site::copy_tree(&build::pkg_dir(root), &site_dir.join("pkg"))?;
+    site::copy_tree(&build::bench_pkg_dir(root), &site_dir.join("pkg"))?;
     for page_file in ["index.html", "page.js"] {
         site::copy_tree(
             &root.join("tests").join("bench").join(page_file),

@@ -192,7 +192,7 @@ pub fn ensure_npm_packages(root: &Path) -> Result {
         .and_then(|m| m.parse::<u32>().ok());
     if major.is_none_or(|m| m < 20) {
         return Err(format!(
-            "the Playwright tests need Node.js 20 or newer, found {}; install a newer nodejs",
+            "the build (wasm-opt) and the Playwright tests need Node.js 20 or newer, found {}; install a newer nodejs",
             version.trim()
         ));
     }
@@ -211,7 +211,7 @@ pub fn ensure_npm_packages(root: &Path) -> Result {
         .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1");
     cmd::run(
         &mut npm,
-        "npm ci (installing the test packages of package-lock.json)",
+        "npm ci (installing wasm-opt and the test packages of package-lock.json)",
     )
 }
 

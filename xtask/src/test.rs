@@ -39,6 +39,10 @@ pub enum Layer {
     E2e,
 }
 
+/// The web crate's benchmark feature, so its code and tests are built and
+/// checked although the game's wasm leaves it out.
+const BENCH_FEATURE: &str = "uttt-web/bench";
+
 const ALL: [Layer; 6] = [
     Layer::Fmt,
     Layer::Clippy,
@@ -170,7 +174,9 @@ fn run_layer(root: &Path, layer: Layer, options: &Options) -> (Result, Counts) {
         Layer::Fmt => (fmt(root), none),
         Layer::Clippy => (clippy(root), none),
         Layer::Native => cmd::run_counting(
-            cargo().current_dir(root).args(["test", "--workspace"]),
+            cargo()
+                .current_dir(root)
+                .args(["test", "--workspace", "--features", BENCH_FEATURE]),
             "native tests",
         ),
         Layer::NoStd => (no_std(root), none),
@@ -211,6 +217,8 @@ fn clippy(root: &Path) -> Result {
             "clippy",
             "--workspace",
             "--all-targets",
+            "--features",
+            BENCH_FEATURE,
             "--",
             "-D",
             "warnings",
@@ -228,6 +236,8 @@ fn clippy(root: &Path) -> Result {
                 "--package",
                 build::WEB_CRATE,
                 "--all-targets",
+                "--features",
+                "bench",
                 "--target",
             ])
             .arg(setup::WASM_TARGET)
@@ -278,7 +288,8 @@ fn wasm_tests(root: &Path) -> std::result::Result<Counts, (String, Counts)> {
     let mut command = cargo();
     command
         .current_dir(root)
-        .args(["test", "--package", build::WEB_CRATE, "--target"])
+        .args(["test", "--package", build::WEB_CRATE, "--features", "bench"])
+        .arg("--target")
         .arg(setup::WASM_TARGET)
         .env(
             "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER",

@@ -4,6 +4,8 @@
 //!   jumps; [`WebGame::view`] returns a [`View`], a snapshot of everything
 //!   the page draws, so the page never decides a rule.
 //! - The engine functions (worker): search a position given as text.
+//! - With the `bench` feature only, [`bench`]: perft and the search
+//!   benchmark for `cargo xtask bench`.
 //!
 //! Refused calls throw a JavaScript `Error` with a stable `code` and change
 //! nothing; every argument is checked here, where anything may arrive.
@@ -12,6 +14,7 @@
 #![warn(missing_docs)]
 
 mod args;
+#[cfg(feature = "bench")]
 pub mod bench;
 pub mod engine;
 pub mod error;

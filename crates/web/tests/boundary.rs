@@ -195,6 +195,7 @@ fn engine_refuses_bad_arguments_and_answers_good_ones() {
         .unwrap();
 }
 
+#[cfg(feature = "bench")]
 #[wasm_bindgen_test]
 fn perft_counts_and_refuses_bad_arguments() {
     assert_eq!(
