@@ -275,7 +275,7 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
     /// Past the horizon: the static evaluation, unless a move that wins a
     /// small board does better (the side to move may also decline them all).
     fn quiesce<G: Searchable>(&mut self, pos: &G, ply: usize, mut alpha: i32, beta: i32) -> i32 {
-        let stand = pos.evaluate(&self.engine.weights);
+        let stand = pos.evaluate(&self.engine.weights, &self.engine.odds);
         if stand >= beta || ply >= MAX_PLY - 1 {
             return stand;
         }
@@ -377,7 +377,7 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
             return if self.tutorial {
                 pos.tutorial_eval()
             } else {
-                pos.evaluate(&self.engine.weights)
+                pos.evaluate(&self.engine.weights, &self.engine.odds)
             };
         }
         let pv_node = beta - alpha > 1;

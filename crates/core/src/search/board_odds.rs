@@ -10,6 +10,7 @@
 //! of boards is to being completed.
 
 use crate::lines::{has_line, FULL};
+use alloc::boxed::Box;
 
 /// The number of fillings of a small board: each cell empty, X or O.
 const STATES: usize = 19_683;
@@ -34,11 +35,7 @@ pub(crate) const TERNARY: [u16; 512] = {
     t
 };
 
-/// The chance that X and that O wins the board (out of [`CERTAIN`]), by
-/// state index: 255/0 for a board X has won, 0/0 for one nobody can win.
-pub(crate) static ODDS: [[u8; 2]; STATES] = odds();
-
-/// The chance of a board already won, the unit of [`ODDS`].
+/// The chance of a board already won, the unit of [`BoardOdds`].
 pub(crate) const CERTAIN: u32 = 255;
 
 /// The state index of a board holding `x` for X and `o` for O.
@@ -47,51 +44,79 @@ pub(crate) fn state(x: u16, o: u16) -> usize {
     usize::from(TERNARY[usize::from(x)]) + 2 * usize::from(TERNARY[usize::from(o)])
 }
 
-/// Fills [`ODDS`]. Placing a mark raises a state's index, so walking the
-/// indexes downwards meets every state after all the states it leads to.
-const fn odds() -> [[u8; 2]; STATES] {
-    let mut p = [[0f64; 2]; STATES];
-    let mut out = [[0u8; 2]; STATES];
-    let mut s = STATES;
-    while s > 0 {
-        s -= 1;
-        let (mut x, mut o, mut rest, mut i) = (0u16, 0u16, s, 0);
-        while i < 9 {
-            match rest % 3 {
-                1 => x |= 1 << i,
-                2 => o |= 1 << i,
-                _ => {}
-            }
-            rest /= 3;
-            i += 1;
-        }
-        let v = if has_line(x) {
-            [1.0, 0.0]
-        } else if has_line(o) {
-            [0.0, 1.0]
-        } else if x | o == FULL {
-            [0.0, 0.0]
-        } else {
-            let (mut sum, mut n, mut pow, mut i) = ([0.0, 0.0], 0.0, 1, 0);
-            while i < 9 {
-                if (x | o) >> i & 1 == 0 {
-                    let (by_x, by_o) = (p[s + pow], p[s + 2 * pow]);
-                    sum[0] += by_x[0] + by_o[0];
-                    sum[1] += by_x[1] + by_o[1];
-                    n += 2.0;
+/// The chance that X and that O wins a small board (out of 255), for every
+/// filling: 255/0 for a board X has won, 0/0 for one nobody can win.
+///
+/// Built when an engine is made (about a millisecond) rather than stored in
+/// the program: as a constant it was 39 KB of the game's wasm.
+pub struct BoardOdds(Box<[[u8; 2]]>);
+
+impl BoardOdds {
+    /// Computes the table. Placing a mark raises a state's index, so walking
+    /// the indexes downwards meets every state after all the states it
+    /// leads to.
+    #[must_use]
+    pub fn new() -> BoardOdds {
+        let mut p = alloc::vec![[0f64; 2]; STATES];
+        let mut out = alloc::vec![[0u8; 2]; STATES];
+        for s in (0..STATES).rev() {
+            let (mut x, mut o, mut rest) = (0u16, 0u16, s);
+            for i in 0..9 {
+                match rest % 3 {
+                    1 => x |= 1 << i,
+                    2 => o |= 1 << i,
+                    _ => {}
                 }
-                pow *= 3;
-                i += 1;
+                rest /= 3;
             }
-            [sum[0] / n, sum[1] / n]
-        };
-        p[s] = v;
-        out[s] = [
-            (v[0] * CERTAIN as f64 + 0.5) as u8,
-            (v[1] * CERTAIN as f64 + 0.5) as u8,
-        ];
+            let v = if has_line(x) {
+                [1.0, 0.0]
+            } else if has_line(o) {
+                [0.0, 1.0]
+            } else if x | o == FULL {
+                [0.0, 0.0]
+            } else {
+                let (mut sum, mut n, mut pow) = ([0.0, 0.0], 0.0, 1);
+                for i in 0..9 {
+                    if (x | o) >> i & 1 == 0 {
+                        let (by_x, by_o) = (p[s + pow], p[s + 2 * pow]);
+                        sum[0] += by_x[0] + by_o[0];
+                        sum[1] += by_x[1] + by_o[1];
+                        n += 2.0;
+                    }
+                    pow *= 3;
+                }
+                [sum[0] / n, sum[1] / n]
+            };
+            p[s] = v;
+            // Both chances are in [0, 1], so the rounded values fit a u8.
+            out[s] = [
+                (v[0] * f64::from(CERTAIN) + 0.5) as u8,
+                (v[1] * f64::from(CERTAIN) + 0.5) as u8,
+            ];
+        }
+        BoardOdds(out.into_boxed_slice())
     }
-    out
+
+    /// The chances of X and of O on a board holding `x` for X and `o` for O
+    /// (disjoint 9-bit masks).
+    #[inline(always)]
+    #[must_use]
+    pub fn of(&self, x: u16, o: u16) -> [u8; 2] {
+        self.0[state(x, o)]
+    }
+}
+
+impl Default for BoardOdds {
+    fn default() -> BoardOdds {
+        BoardOdds::new()
+    }
+}
+
+impl core::fmt::Debug for BoardOdds {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("BoardOdds")
+    }
 }
 
 #[cfg(test)]
@@ -99,7 +124,7 @@ mod tests {
     use super::*;
 
     fn odds_of(x: u16, o: u16) -> [u8; 2] {
-        ODDS[state(x, o)]
+        BoardOdds::new().of(x, o)
     }
 
     #[test]
@@ -126,7 +151,7 @@ mod tests {
             [b, a]
         });
         // Nobody's chances exceed certainty together.
-        for (s, &[x, o]) in ODDS.iter().enumerate() {
+        for (s, &[x, o]) in BoardOdds::new().0.iter().enumerate() {
             assert!(u32::from(x) + u32::from(o) <= CERTAIN + 1, "state {s}");
         }
     }

@@ -1,6 +1,7 @@
 //! Search support for Classic: its evaluations and the tutorials' rule
 //! player (win, block, centre, corner, any).
 
+use super::board_odds::BoardOdds;
 use super::rng::Rng;
 use super::searchable::{threats, Searchable, LINE_TABLES};
 use super::weights::Weights;
@@ -36,7 +37,7 @@ impl Searchable for Classic {
 
     /// Open twos count most; the search reaches the end of a Classic game
     /// within microseconds anyway, so this only guides the shallow levels.
-    fn evaluate(&self, _w: &Weights) -> i32 {
+    fn evaluate(&self, _w: &Weights, _odds: &BoardOdds) -> i32 {
         let me = self.side_to_move();
         let score = |p: Player| {
             let mine = self.cells(p);

@@ -3,6 +3,7 @@
 
 use alloc::vec::Vec;
 
+use super::board_odds::BoardOdds;
 use super::eval::{Eval, MAX_PLY};
 use super::level::Level;
 use super::rng::Rng;
@@ -154,6 +155,7 @@ pub struct Engine {
     level: Level,
     limits: Limits,
     pub(super) weights: Weights,
+    pub(super) odds: BoardOdds,
     pub(super) options: SearchOptions,
     rng: Rng,
     pub(super) tt: Table,
@@ -182,6 +184,7 @@ impl Engine {
             level,
             limits: Limits::for_level(level),
             weights: Weights::DEFAULT,
+            odds: BoardOdds::new(),
             options: SearchOptions::default(),
             rng: Rng::new(seed),
             tt: Table::new(table_bytes),

@@ -117,6 +117,7 @@ mod tt;
 mod ultimate_eval;
 mod weights;
 
+pub use board_odds::BoardOdds;
 pub use classic_exact::{ClassicValues, Trap};
 pub use engine::{
     Engine, Limits, Progress, SearchOptions, SearchResult, FORCED_MOVE_DEPTH, POLL_INTERVAL,

@@ -1,6 +1,7 @@
 //! What the search needs from a game beyond the rules: evaluations, the rule
 //! player of the tutorials, and a dense move index for its tables.
 
+use super::board_odds::BoardOdds;
 use super::rng::Rng;
 use super::weights::Weights;
 use crate::Game;
@@ -25,8 +26,9 @@ pub trait Searchable: Game {
     /// The move with that index (the inverse of [`Searchable::move_index`]).
     fn move_from_index(i: u8) -> Self::Move;
 
-    /// The static evaluation of an ongoing position for the side to move.
-    fn evaluate(&self, w: &Weights) -> i32;
+    /// The static evaluation of an ongoing position for the side to move,
+    /// with the engine's weights and its table of small-board odds.
+    fn evaluate(&self, w: &Weights, odds: &BoardOdds) -> i32;
 
     /// The tutorials' evaluation for the side to move, used by Easy: a win is
     /// +100/-100, and each line holding only my won boards (cells in Classic)

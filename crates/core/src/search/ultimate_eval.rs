@@ -1,7 +1,7 @@
 //! Search support for Ultimate: the tuned evaluation, the tutorials'
 //! evaluation and rule player.
 
-use super::board_odds::{state, CERTAIN, ODDS};
+use super::board_odds::{BoardOdds, CERTAIN};
 use super::rng::Rng;
 use super::searchable::{threats, Searchable, LINE_TABLES};
 use super::weights::*;
@@ -63,7 +63,7 @@ fn small_score(mine: u16, theirs: u16, imp: i32, w: &[i32; WEIGHT_COUNT]) -> i32
 
 /// The evaluation from X's side, not counting who is to move.
 #[inline]
-fn x_score(pos: &Ultimate, w: &[i32; WEIGHT_COUNT]) -> i32 {
+fn x_score(pos: &Ultimate, w: &[i32; WEIGHT_COUNT], table: &BoardOdds) -> i32 {
     let decided = pos.decided_boards();
     let drawn = pos.drawn_boards();
     let (sx, live_x) = meta_score(pos, Player::X, drawn, w);
@@ -84,7 +84,7 @@ fn x_score(pos: &Ultimate, w: &[i32; WEIGHT_COUNT]) -> i32 {
         open &= open - 1;
         let x = pos.board_cells(Player::X, b);
         let o = pos.board_cells(Player::O, b);
-        let [ox, oo] = ODDS[state(x, o)];
+        let [ox, oo] = table.of(x, o);
         odds[usize::from(b)] = [u32::from(ox), u32::from(oo)];
         let through = LINES_THROUGH[usize::from(b)];
         s += small_score(x, o, (through & live_x).count_ones() as i32, w)
@@ -106,10 +106,10 @@ fn x_score(pos: &Ultimate, w: &[i32; WEIGHT_COUNT]) -> i32 {
 ///
 /// [`Eval`]: super::Eval
 #[inline]
-pub(crate) fn evaluate(pos: &Ultimate, weights: &Weights) -> i32 {
+pub(crate) fn evaluate(pos: &Ultimate, weights: &Weights, odds: &BoardOdds) -> i32 {
     let w = &weights.0;
     let me = pos.side_to_move();
-    let x = x_score(pos, w);
+    let x = x_score(pos, w, odds);
     let mut s = if me == Player::X { x } else { -x } + w[W_TEMPO];
     match pos.required_board() {
         None => s += w[W_FREE_MOVE],
@@ -171,8 +171,8 @@ impl Searchable for Ultimate {
     }
 
     #[inline]
-    fn evaluate(&self, w: &Weights) -> i32 {
-        evaluate(self, w)
+    fn evaluate(&self, w: &Weights, odds: &BoardOdds) -> i32 {
+        evaluate(self, w, odds)
     }
 
     fn tutorial_eval(&self) -> i32 {
@@ -233,9 +233,10 @@ mod tests {
     fn evaluation_is_symmetric_in_the_sides() {
         // The empty board: both sides alike apart from the side to move.
         let w = Weights::DEFAULT;
+        let odds = BoardOdds::new();
         let start = Ultimate::new(Rules::Standard);
         assert_eq!(
-            evaluate(&start, &w),
+            evaluate(&start, &w, &odds),
             (w.0[W_TEMPO] + w.0[W_FREE_MOVE]) / WEIGHT_UNITS
         );
         // X has won board 4 (centre) while O has one stray cell: X is better,
@@ -243,7 +244,7 @@ mod tests {
         let pos = play(&[(4, 0), (0, 4), (4, 1), (1, 4), (4, 2)]);
         assert_eq!(pos.won_boards(Player::X), 1 << 4);
         assert_eq!(pos.side_to_move(), Player::O);
-        assert!(evaluate(&pos, &w) < -w.0[W_BOARD]);
+        assert!(evaluate(&pos, &w, &odds) < -w.0[W_BOARD]);
     }
 
     #[test]
@@ -251,7 +252,8 @@ mod tests {
         // Only the line-odds term counts.
         let mut w = Weights([0; WEIGHT_COUNT]);
         w.0[W_LINE_ODDS] = 1000;
-        let x_view = |pos: &Ultimate| x_score(pos, &w.0);
+        let table = BoardOdds::new();
+        let x_view = |pos: &Ultimate| x_score(pos, &w.0, &table);
         assert_eq!(x_view(&Ultimate::new(Rules::Standard)), 0);
         // X wins board 4, the centre of four meta lines.
         let one = play(&[(4, 0), (0, 4), (4, 1), (1, 4), (4, 2)]);
@@ -293,7 +295,7 @@ mod tests {
         cells[0][..3].copy_from_slice(&[0b111, 0b111, 0]);
         cells[1][..3].copy_from_slice(&[0, 0, 0]);
         let open = Ultimate::from_cells(Rules::Standard, cells, None);
-        let odds = i32::from(ODDS[state(0, 0)][0]);
+        let odds = i32::from(table.of(0, 0)[0]);
         assert_eq!(x_view(&open), 1000 * odds / CERTAIN as i32);
         assert_eq!(x_view(&swap(&open)), -x_view(&open));
         // Board 2 drawn as well: no line is left, and the term is zero.
