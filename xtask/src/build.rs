@@ -18,10 +18,12 @@ pub const WEB_CRATE: &str = "uttt-web";
 /// `uttt_web_bg.wasm`.
 pub const OUT_NAME: &str = "uttt_web";
 
-/// The wasm-opt passes, chosen by measurement (issue 20's note): `-O3`
-/// gave the fastest search in `cargo xtask bench` at about the size of
-/// `-Os`, and `-Oz` saved 2 KB more at a cost in speed.
-const WASM_OPT_LEVEL: &str = "-O3";
+/// The wasm-opt passes, chosen by measurement (`cargo xtask bench --runs 5`
+/// of the bench build, two runs each, on this 2-core machine): `-Os` searched
+/// at 7.03 and 6.22 M nodes per CPU second in Chromium where `-O3` did 5.67
+/// and 5.79 (`-O2`, `-O4` and `-Oz` no better, in single runs), with perft
+/// alike, and it is the smaller: the game's wasm 119,981 B against 120,172.
+const WASM_OPT_LEVEL: &str = "-Os";
 /// The WebAssembly features rustc's wasm32-unknown-unknown target emits
 /// today, so wasm-opt reads the module and uses nothing beyond them.
 const WASM_FEATURES: [&str; 6] = [
