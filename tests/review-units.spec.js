@@ -2,9 +2,7 @@
 // tables, the finished-games store and the share-link helpers. They run in
 // Node under Playwright's runner, like the page tests.
 
-import { readFileSync, readdirSync } from 'node:fs';
 import { test, expect } from './support/fixtures.js';
-import { tables, pickLanguage } from '../www/i18n.js';
 import { addGame, loadHistory, statistics, cleanEntry, MAX_GAMES } from '../www/records.js';
 import { recordFromHash, shareLink } from '../www/share.js';
 
@@ -18,41 +16,6 @@ function memoryStorage(initial = {}) {
     removeItem: (k) => map.delete(k),
   };
 }
-
-test('every English string has a Chinese translation and the same placeholders', () => {
-  const en = tables.en;
-  const zh = tables['zh-CN'];
-  const placeholders = (s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
-  const missing = Object.keys(en).filter((k) => !(k in zh));
-  expect(missing).toEqual([]);
-  for (const key of Object.keys(en)) {
-    expect(placeholders(zh[key]), key).toEqual(placeholders(en[key]));
-    expect(zh[key].trim().length, key).toBeGreaterThan(0);
-  }
-  expect(Object.keys(zh).filter((k) => !(k in en))).toEqual([]);
-});
-
-test('every key the page uses exists in English (static HTML and literal t() calls)', () => {
-  const root = new URL('../', import.meta.url);
-  const html = readFileSync(new URL('index.html', root), 'utf8');
-  const keys = new Set([...html.matchAll(/data-i18n(?:-aria|-title)?="([^"]+)"/g)].map((m) => m[1]));
-  for (const file of readdirSync(new URL('www/', root)).filter((f) => f.endsWith('.js'))) {
-    const js = readFileSync(new URL(`www/${file}`, root), 'utf8');
-    for (const m of js.matchAll(/\bt\('([a-zA-Z0-9.-]+)'/g)) keys.add(m[1]);
-  }
-  expect(keys.size).toBeGreaterThan(50);
-  expect([...keys].filter((k) => !(k in tables.en))).toEqual([]);
-});
-
-test('the language follows the browser: Simplified Chinese for zh, zh-CN, zh-Hans; English otherwise', () => {
-  expect(pickLanguage(['zh-CN', 'en'])).toBe('zh-CN');
-  expect(pickLanguage(['zh'])).toBe('zh-CN');
-  expect(pickLanguage(['zh-Hans-SG'])).toBe('zh-CN');
-  expect(pickLanguage(['zh-TW', 'en-US'])).toBe('en');
-  expect(pickLanguage(['fr-FR', 'en-GB'])).toBe('en');
-  expect(pickLanguage(['fr-FR'])).toBe('en');
-  expect(pickLanguage([])).toBe('en');
-});
 
 test('finished games are stored, counted per level, and capped', () => {
   const storage = memoryStorage();

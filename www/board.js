@@ -1,7 +1,7 @@
 // The board: builds the DOM grid for a game type once, then updates
 // attributes from a view. It draws only what the core reports.
 
-import { t, regionName } from './text.js';
+import { t, regionName } from './i18n.js';
 
 const MARK = ['', 'x', 'o'];
 const STATUS = ['', 'x', 'o', 'draw'];

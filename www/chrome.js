@@ -2,7 +2,7 @@
 // is, the status line, the buttons, the settings form and the AI vs AI
 // controls. It draws what the controller's page state says.
 
-import { t } from './text.js';
+import { t } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 

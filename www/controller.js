@@ -14,7 +14,7 @@ import { WebGame, readView } from './wasm.js';
 import * as storage from './storage.js';
 import { addGame, findGame, loadHistory, scoreCard } from './records.js';
 import { describe, refusal, humanSide } from './status.js';
-import { t } from './text.js';
+import { t } from './i18n.js';
 
 /** The least time an AI move takes to appear, so play feels natural. */
 export const MIN_AI_MS = 400;

@@ -1,8 +1,8 @@
 // Entry point: loads the wasm, starts the AI worker and the controller, and
 // wires the board, the controls, the panel's tabs and the keyboard.
 
-import { loadWasm, regionNames, levels, apiVersion } from './wasm.js';
-import { setRegionNames, t, onLanguageChange } from './text.js';
+import { loadWasm, levels, apiVersion } from './wasm.js';
+import { t, onLangChange } from './i18n.js';
 import { BoardView } from './board.js';
 import { AiClient } from './ai.js';
 import { renderChrome, bindChrome, fillLevels } from './chrome.js';
@@ -34,7 +34,6 @@ async function boot() {
     status.dataset.tone = 'error';
     return;
   }
-  setRegionNames(regionNames());
   document.getElementById('version').textContent = `v${apiVersion()}`;
 
   const levelList = levels();
@@ -52,7 +51,7 @@ async function boot() {
   fillLevels(levelList, 'medium');
   controller.start({ render, aiClient: ai, levels: levelList, confirm: confirmLeave });
   bindChrome(controller);
-  onLanguageChange(() => {
+  onLangChange(() => {
     const { level, levelO } = controller.getState();
     fillLevels(levelList, level, levelO);
     controller.refresh();

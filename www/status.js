@@ -1,7 +1,7 @@
 // The sentence in the status line: whose turn, where they must play, that
 // the AI is thinking, or the result. Words only; the facts come from the view.
 
-import { t, regionName } from './text.js';
+import { t, regionName } from './i18n.js';
 
 /** The side the human plays in mode `mode`, or null when nobody or both do. */
 export function humanSide(mode) {

@@ -1,7 +1,7 @@
 // Loads the WebAssembly module once and turns its snapshots into plain
 // objects, so the rest of the page never holds wasm memory.
 
-import init, { WebGame, regionNames, apiVersion, levelNames, levelBudgetMs } from './pkg/uttt_web.js';
+import init, { WebGame, apiVersion, levelNames, levelBudgetMs } from './pkg/uttt_web.js';
 
 let loaded = null;
 
@@ -11,7 +11,7 @@ export function loadWasm() {
   return loaded;
 }
 
-export { WebGame, regionNames, apiVersion };
+export { WebGame, apiVersion };
 
 /**
  * The levels the engine offers, weakest first: `[{name, budgetMs}]`.
