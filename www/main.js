@@ -1,17 +1,26 @@
 // Entry point: loads the wasm, starts the AI worker and the controller, and
-// wires the board, the controls, the panel's tabs and the keyboard.
+// wires the board, the controls, the panel's tabs and panes, and the
+// keyboard. The panes only talk to the game through the controller's
+// functions and its `uttt:*` events (see the top of controller.js), so every
+// rule is still decided by core.
 
 import { loadWasm, levels, apiVersion } from './wasm.js';
-import { t, onLangChange } from './i18n.js';
+import { t, onLangChange, languageSwitch } from './i18n.js';
 import { BoardView } from './board.js';
 import { AiClient } from './ai.js';
 import { renderChrome, bindChrome, fillLevels } from './chrome.js';
 import { bindKeyboard } from './keyboard.js';
 import { confirmDialog } from './dialog.js';
 import { initTabs } from './tabs.js';
-import { focusRequiredBoard } from './a11y.js';
+import { announce, focusRequiredBoard, initBoardKeys } from './a11y.js';
 import * as controller from './controller.js';
-import { initReview } from './review.js';
+import { initDisplayOptions } from './display.js';
+import { initEvalBar } from './evalbar.js';
+import { initHint } from './hint.js';
+import { initMoveList } from './movelist.js';
+import { initSharing } from './sharing.js';
+import { initStats } from './stats.js';
+import { registerServiceWorker } from './offline.js';
 import { initTutorial, openHelp } from './tutorial.js';
 import { initEndCard } from './endcard.js';
 import { initSound } from './sound.js';
@@ -59,14 +68,32 @@ async function boot() {
   document.addEventListener('uttt:history', () => controller.refresh());
 
   const tabs = initTabs(document.getElementById('panel'));
-  const review = initReview(controller, { tabs });
+  languageSwitch(document.getElementById('topbar-actions'));
+  initBoardKeys(boardRoot);
+  registerServiceWorker();
+  const display = initDisplayOptions(document.getElementById('display-options'));
+  const evalBar = initEvalBar(document.getElementById('eval-bar'), controller, display);
+  const hint = initHint(controller, { display, evalBar });
+  const moves = initMoveList(document.getElementById('review-panel'), controller);
+  const sharing = initSharing(document.getElementById('share-host'), controller, { focusMoves: moves.focus });
+  const statsPanel = document.getElementById('stats-panel');
+  statsPanel.hidden = false;
+  initStats(statsPanel, {
+    announce,
+    onReplay: async (entry) => {
+      if (await sharing.openRecord(entry.record, { badKey: 'share.badImport', startAt: 0 })) {
+        tabs.show('moves');
+        moves.focus();
+      }
+    },
+  });
   initEndCard(controller, { tabs });
   initSound(controller);
   bindKeyboard({
     newGame: controller.newGame,
     undo: controller.undo,
     redo: controller.redo,
-    hint: review.hint,
+    hint: hint.hint,
     focusBoard: () => focusRequiredBoard(boardRoot),
     help: openHelp,
   });

@@ -1,0 +1,92 @@
+// The evaluation bar (#eval-bar, Moves tab): who is ahead in the shown
+// position, from the AI's search reports (`uttt:progress`) or a hint's
+// answer, and the result once the game is over.
+
+import { t, onLangChange } from './i18n.js';
+import { oneMoveOn } from './a11y.js';
+import { el } from './dom.js';
+
+/** Moves of a winner, from signed plies to the end (positive: X wins). */
+function mateText(plies) {
+  const n = Math.ceil(Math.abs(plies) / 2);
+  return t(plies > 0 ? 'eval.xMate' : 'eval.oMate', { n });
+}
+
+/**
+ * The text and X's share (0-1) of the evaluation bar for a progress report,
+ * or for the result (`'x'`, `'o'`, `'draw'`) once the shown position is
+ * over: the last search's "wins in 1" would be out of date by then.
+ */
+export function evalView(progress, result = null) {
+  if (result === 'x') return { share: 1, text: t('eval.xWon') };
+  if (result === 'o') return { share: 0, text: t('eval.oWon') };
+  if (result === 'draw') return { share: 0.5, text: t('eval.drawn') };
+  if (!progress) return { share: 0.5, text: t('eval.none') };
+  const { score, mate, depth } = progress;
+  let share;
+  let text;
+  if (typeof mate === 'number' && mate !== 0) {
+    share = mate > 0 ? 1 : 0;
+    text = mateText(mate);
+  } else {
+    const s = Number(score) || 0;
+    // About 100 per won small board; tanh keeps the bar off the ends until a proof.
+    share = 0.5 + 0.45 * Math.tanh(s / 300);
+    // 100 is about one small board won: the unit a player can picture.
+    const shown = (Math.abs(s) / 100).toFixed(1);
+    if (Math.abs(s) < 15) text = t('eval.even');
+    else text = t(s > 0 ? 'eval.xAhead' : 'eval.oAhead', { score: shown });
+  }
+  if (typeof depth === 'number') text += ` · ${t('eval.depth', { depth })}`;
+  return { share, text };
+}
+
+/**
+ * Builds the bar in `host` and follows the game. Returns `{ show(report) }`
+ * for an evaluation that did not come as `uttt:progress` (a hint's answer).
+ */
+export function initEvalBar(host, controller, display) {
+  const fill = el('div', { class: 'eval-fill' });
+  const text = el('p', { class: 'eval-text', 'data-testid': 'eval-text' });
+  host.classList.add('eval-bar');
+  host.replaceChildren(el('div', { class: 'eval-track', 'aria-hidden': 'true' }, fill), text);
+
+  let state = controller.getState();
+  let progress = null;
+
+  const draw = () => {
+    host.hidden = !display.showEval;
+    const view = evalView(progress, state.over ? state.result : null);
+    // CSSOM, not a style attribute: allowed under the strict CSP.
+    fill.style.setProperty('--x-share', String(view.share));
+    text.replaceChildren(el('span', { class: 'visually-hidden', text: `${t('eval.label')}: ` }), view.text);
+  };
+  const translate = () => {
+    host.setAttribute('aria-label', t('eval.label'));
+    host.title = t('eval.unit');
+    draw();
+  };
+
+  document.addEventListener('uttt:state', (event) => {
+    const before = state;
+    state = event.detail || controller.getState();
+    // The evaluation stays only across a move played on the same line; after
+    // a jump, undo, load or new game it described another position.
+    const moved = before.record !== state.record || before.cursor !== state.cursor;
+    if (moved && !oneMoveOn(before, state)) progress = null;
+    draw();
+  });
+  document.addEventListener('uttt:progress', (event) => {
+    progress = event.detail;
+    draw();
+  });
+  display.onChange(draw);
+  onLangChange(translate);
+  translate();
+  return {
+    show(report) {
+      progress = report;
+      draw();
+    },
+  };
+}

@@ -1,0 +1,75 @@
+// The Hint button (#btn-hint, also the H key): a one-second search of the
+// shown position by the worker, the suggested cell ringed on the board, the
+// move in words under the status line (#hint-text), and its evaluation on
+// the bar.
+
+import { t, regionName } from './i18n.js';
+
+const HINT_MS = 1000;
+
+/**
+ * Wires the Hint button to `controller.analyse`; `display` says whether it
+ * is shown, `evalBar.show` takes the answer's evaluation. Returns
+ * `{ hint() }`, what the H key calls.
+ */
+export function initHint(controller, { display, evalBar }) {
+  const button = document.getElementById('btn-hint');
+  const text = document.getElementById('hint-text');
+  let state = controller.getState();
+  let ringed = null;
+
+  const clear = () => {
+    if (ringed) ringed.classList.remove('hint-cell');
+    ringed = null;
+    text.textContent = '';
+  };
+  const render = () => {
+    button.hidden = !display.showHint;
+    document.querySelector('.controls')?.setAttribute('data-buttons', display.showHint ? '4' : '3');
+    button.disabled = Boolean(state.over || state.thinking);
+  };
+
+  button.addEventListener('click', async () => {
+    if (!controller.analyse || button.disabled || button.hidden) return;
+    clear();
+    const asked = state.record + state.cursor;
+    text.textContent = t('hint.thinking');
+    button.disabled = true;
+    try {
+      const answer = await controller.analyse({ ms: HINT_MS });
+      if (!answer || state.record + state.cursor !== asked) {
+        text.textContent = answer ? '' : t('hint.unavailable');
+        return;
+      }
+      const cell = document.querySelector(`button[data-board="${answer.board}"][data-cell="${answer.cell}"]`);
+      if (cell) {
+        cell.classList.add('hint-cell');
+        ringed = cell;
+      }
+      text.textContent =
+        state.kind === 'classic'
+          ? t('hint.resultClassic', { move: answer.move, cell: regionName(answer.cell) })
+          : t('hint.result', { move: answer.move, board: regionName(answer.board), cell: regionName(answer.cell) });
+      if (typeof answer.score === 'number' || typeof answer.mate === 'number') {
+        evalBar.show({ score: answer.score, mate: answer.mate, depth: answer.depth });
+      }
+    } catch {
+      text.textContent = t('hint.unavailable');
+    } finally {
+      button.disabled = Boolean(state.over || state.thinking);
+    }
+  });
+
+  document.addEventListener('uttt:state', (event) => {
+    const before = state;
+    state = event.detail || controller.getState();
+    if (before.record !== state.record || before.cursor !== state.cursor) clear();
+    render();
+  });
+  display.onChange(() => {
+    if (!display.showHint) clear();
+    render();
+  });
+  render();
+  return { hint: () => button.click() };
+}

@@ -1,0 +1,170 @@
+// The move list of the Moves tab (#review-panel): every move numbered by
+// pair, the shown position marked, browsing by click, the arrow keys and
+// the « ‹ › » buttons, and the question before a move from an earlier
+// position drops later moves.
+
+import { t, onLangChange } from './i18n.js';
+import { announce, withoutMoveAnnouncements } from './a11y.js';
+import { el } from './dom.js';
+import { confirmDialog } from './dialog.js';
+
+/** The most moves one Undo takes back (yours and the AI's reply). */
+const UNDO_SPAN = 2;
+
+/** Builds the list in `panel`, follows the game; returns `{ focus() }`. */
+export function initMoveList(panel, controller) {
+  panel.hidden = false;
+  const heading = el('h2', { id: 'review-heading', class: 'card-title' });
+  panel.setAttribute('aria-labelledby', 'review-heading');
+  const note = el('p', { class: 'review-note', 'data-testid': 'review-note' });
+  const navButtons = {
+    first: el('button', { type: 'button', class: 'btn', 'data-nav': 'first', text: '«' }),
+    prev: el('button', { type: 'button', class: 'btn', 'data-nav': 'prev', text: '‹' }),
+    next: el('button', { type: 'button', class: 'btn', 'data-nav': 'next', text: '›' }),
+    last: el('button', { type: 'button', class: 'btn', 'data-nav': 'last', text: '»' }),
+  };
+  const nav = el('div', { class: 'review-nav', role: 'group' }, ...Object.values(navButtons));
+  const list = el('ol', { class: 'move-list', 'data-testid': 'move-list' });
+  const empty = el('p', { class: 'move-list-empty' });
+  panel.replaceChildren(heading, note, nav, list, empty);
+
+  let state = controller.getState();
+  // The record and language the list was built for: rebuilt when either changes.
+  let builtFor = null;
+
+  const plyButtons = () => [...list.querySelectorAll('button[data-ply]')];
+  const focusTarget = () =>
+    list.querySelector(`button[data-ply="${Math.max(1, state.cursor)}"]`) || list.querySelector('button');
+
+  const build = () => {
+    const moves = state.moves || [];
+    const items = [];
+    for (let i = 0; i < moves.length; i += 2) {
+      const pair = i / 2 + 1;
+      const li = el('li', { class: 'move-pair' }, el('span', { class: 'move-number', 'aria-hidden': 'true', text: `${pair}.` }));
+      for (const j of [i, i + 1]) {
+        if (j >= moves.length) break;
+        const player = j % 2 === 0 ? 'X' : 'O';
+        li.append(
+          el('button', {
+            type: 'button',
+            class: `move move-${player.toLowerCase()}`,
+            'data-ply': String(j + 1),
+            'aria-label': t('review.moveLabel', { n: pair, player, move: moves[j] }),
+            text: moves[j],
+          }),
+        );
+      }
+      items.push(li);
+    }
+    list.replaceChildren(...items);
+    builtFor = `${state.record}|${t('review.moveLabel')}`;
+  };
+
+  // The list scrolls inside its own box; the page itself never moves.
+  // Only the list's scrollTop is set, and only when the move is out of view.
+  const keepInView = (target) => {
+    if (list.hidden || list.clientHeight === 0) return;
+    const top = target.offsetTop - list.offsetTop;
+    const bottom = top + target.offsetHeight;
+    if (top < list.scrollTop) list.scrollTop = top;
+    else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
+  };
+
+  const markCursor = () => {
+    const hadFocus = list.contains(document.activeElement);
+    for (const b of plyButtons()) {
+      const ply = Number(b.dataset.ply);
+      b.tabIndex = -1;
+      if (ply === state.cursor) b.setAttribute('aria-current', 'step');
+      else b.removeAttribute('aria-current');
+      b.classList.toggle('after-cursor', ply > state.cursor);
+    }
+    const target = focusTarget();
+    if (target) {
+      target.tabIndex = 0;
+      if (hadFocus) target.focus({ preventScroll: true });
+      keepInView(target);
+    }
+  };
+
+  const render = () => {
+    const length = state.length || 0;
+    const cursor = state.cursor || 0;
+    if (builtFor !== `${state.record}|${t('review.moveLabel')}`) build();
+    markCursor();
+    empty.hidden = length > 0;
+    list.hidden = length === 0;
+    navButtons.first.disabled = navButtons.prev.disabled = cursor === 0;
+    navButtons.next.disabled = navButtons.last.disabled = cursor >= length;
+    if (cursor < length) {
+      note.textContent = cursor === 0 ? t('review.atStart') : t('review.browsing', { ply: cursor, length });
+      note.hidden = false;
+    } else {
+      note.hidden = true;
+    }
+    panel.classList.toggle('browsing', cursor < length);
+  };
+
+  const translate = () => {
+    heading.textContent = t('review.title');
+    list.setAttribute('aria-label', t('review.listLabel'));
+    nav.setAttribute('aria-label', t('review.navLabel'));
+    for (const [k, key] of Object.entries({ first: 'btn.first', prev: 'btn.prev', next: 'btn.next', last: 'btn.last' })) {
+      navButtons[k].setAttribute('aria-label', t(key));
+      navButtons[k].title = t(key);
+    }
+    empty.textContent = t('review.empty');
+    render();
+  };
+
+  // ---- browsing ----
+  const go = async (ply) => {
+    const target = Math.max(0, Math.min(ply, state.length || 0));
+    if (target === state.cursor) return;
+    await withoutMoveAnnouncements(() => controller.jump(target));
+    announce(target === 0 ? t('announce.start') : t('announce.position', { ply: target, length: state.length }));
+  };
+  navButtons.first.addEventListener('click', () => go(0));
+  navButtons.prev.addEventListener('click', () => go(state.cursor - 1));
+  navButtons.next.addEventListener('click', () => go(state.cursor + 1));
+  navButtons.last.addEventListener('click', () => go(state.length));
+  list.addEventListener('click', (event) => {
+    const b = event.target.closest('button[data-ply]');
+    if (!b) return;
+    // Clicking the move at the cursor again shows the position before it, so every position is reachable.
+    go(Number(b.dataset.ply));
+  });
+  list.addEventListener('keydown', (event) => {
+    const keys = {
+      ArrowLeft: () => state.cursor - 1,
+      ArrowUp: () => state.cursor - 1,
+      ArrowRight: () => state.cursor + 1,
+      ArrowDown: () => state.cursor + 1,
+      Home: () => 0,
+      End: () => state.length,
+    };
+    const to = keys[event.key];
+    if (!to) return;
+    event.preventDefault();
+    go(to());
+  });
+
+  // ---- branching from an earlier position ----
+  // Dropping what one Undo took back (one move, or yours and the AI's reply)
+  // is ordinary play; dropping more is what browsing can do by accident, so
+  // only that asks first. Until a different move is played the later moves
+  // stay as redo (core's History keeps them).
+  controller.setBranchGuard(async (cursor, length) =>
+    length - cursor <= UNDO_SPAN ||
+    confirmDialog(t('review.branchTitle'), t('review.branchConfirm', { count: length - cursor })),
+  );
+
+  document.addEventListener('uttt:state', (event) => {
+    state = event.detail || controller.getState();
+    render();
+  });
+  onLangChange(translate);
+  translate();
+  return { focus: () => focusTarget()?.focus({ preventScroll: true }) };
+}

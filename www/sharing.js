@@ -1,0 +1,125 @@
+// The Share tab (#share-host): copy a link to the game, export and import
+// its record; and opening a game from the URL's fragment or the history.
+// Messages about opening a game go under the status line (#notice), where
+// they are seen; those of copy, export and import next to their buttons.
+
+import { t, onLangChange } from './i18n.js';
+import { oneMoveOn, withoutMoveAnnouncements } from './a11y.js';
+import { copyText, loadRecordText, recordFromHash, shareLink } from './share.js';
+import { el } from './dom.js';
+
+/**
+ * Builds the share pane in `host` and opens a game given in the URL's
+ * fragment; `focusMoves()` puts the focus on the move list after an import.
+ * Returns `{ openRecord(text, options) }`, which resolves to whether the
+ * record was opened.
+ */
+export function initSharing(host, controller, { focusMoves }) {
+  const notice = document.getElementById('notice');
+  const shareMessage = el('p', { class: 'review-message', role: 'status', 'data-testid': 'share-message' });
+  const copyButton = el('button', { type: 'button', class: 'btn', 'data-testid': 'copy-link' });
+  const exportButton = el('button', { type: 'button', class: 'btn', 'data-testid': 'export' });
+  const importButton = el('button', { type: 'button', class: 'btn', 'data-testid': 'import' });
+  const recordArea = el('textarea', {
+    id: 'record-text',
+    rows: '3',
+    spellcheck: 'false',
+    autocomplete: 'off',
+    'data-testid': 'record-text',
+  });
+  const recordLabel = el('label', { for: 'record-text' });
+  const linkOut = el('input', { type: 'text', id: 'share-link', readonly: '', 'data-testid': 'share-link' });
+  const linkLabel = el('label', { for: 'share-link' });
+  const linkRow = el('p', { class: 'share-link-row' }, linkLabel, linkOut);
+  linkRow.hidden = true;
+  const heading = el('h3', { id: 'share-heading' });
+  host.replaceChildren(
+    el(
+      'section',
+      { class: 'share', 'aria-labelledby': 'share-heading' },
+      heading,
+      el('div', { class: 'share-buttons' }, copyButton, exportButton, importButton),
+      linkRow,
+      recordLabel,
+      recordArea,
+      shareMessage,
+    ),
+  );
+
+  let state = controller.getState();
+
+  const showMessage = (text, kind = 'info', where = notice) => {
+    for (const m of [notice, shareMessage]) m.replaceChildren();
+    where.textContent = text;
+    where.dataset.kind = kind;
+  };
+
+  const openRecord = async (text, { badKey, okKey = 'share.imported', startAt, where = notice } = {}) => {
+    const previous = { record: state.record, cursor: state.cursor, length: state.length };
+    const result = await withoutMoveAnnouncements(() => loadRecordText(controller, text));
+    if (!result.ok) {
+      showMessage(t(badKey, { error: result.message }), 'error', where);
+      return false;
+    }
+    if (typeof startAt === 'number') await withoutMoveAnnouncements(() => controller.jump(startAt));
+    showMessage(t(okKey, { count: result.length }), 'info', where);
+    // The game that was on the board is one click away, so opening a link or
+    // replaying an old game never loses it.
+    if (previous.length > 0 && previous.record && previous.record !== state.record) {
+      const back = el('button', { type: 'button', class: 'btn back-button', 'data-testid': 'back-to-game', text: t('btn.backToGame') });
+      back.addEventListener('click', () =>
+        openRecord(previous.record, { badKey: 'share.badImport', okKey: 'review.restored', startAt: previous.cursor, where }),
+      );
+      where.append(' ', back);
+    }
+    return true;
+  };
+
+  copyButton.addEventListener('click', async () => {
+    const link = shareLink(state.record);
+    linkOut.value = link;
+    const copied = await copyText(link);
+    linkRow.hidden = copied;
+    if (!copied) linkOut.select();
+    showMessage(t(copied ? 'share.copied' : 'share.copyFailed'), 'info', shareMessage);
+  });
+  exportButton.addEventListener('click', () => {
+    recordArea.value = state.record;
+    recordArea.focus();
+    recordArea.select();
+    showMessage(t('share.exported'), 'info', shareMessage);
+  });
+  importButton.addEventListener('click', async () => {
+    if (await openRecord(recordArea.value, { badKey: 'share.badImport', where: shareMessage })) focusMoves();
+  });
+
+  const openHash = async () => {
+    const text = recordFromHash(location.hash);
+    if (text === null) return;
+    // The fragment is consumed: a reload must show the game as continued, not the link again.
+    history.replaceState(null, '', location.pathname + location.search);
+    await openRecord(text, { badKey: 'share.badLink', okKey: 'review.shared' });
+  };
+  window.addEventListener('hashchange', openHash);
+
+  document.addEventListener('uttt:state', (event) => {
+    const before = state;
+    state = event.detail || controller.getState();
+    // A message about opening a game is done once a new move is played
+    // (browsing keeps the record as it is); the game it replaced stays in
+    // the history.
+    if (oneMoveOn(before, state) && before.record !== state.record) notice.replaceChildren();
+  });
+  const translate = () => {
+    heading.textContent = t('share.title');
+    copyButton.textContent = t('btn.copyLink');
+    exportButton.textContent = t('btn.export');
+    importButton.textContent = t('btn.import');
+    recordLabel.textContent = t('share.recordLabel');
+    linkLabel.textContent = t('share.linkLabel');
+  };
+  onLangChange(translate);
+  translate();
+  openHash();
+  return { openRecord };
+}
