@@ -41,7 +41,9 @@ fn read_header(cur: &mut Cursor<'_>, text: &str) -> Result<(GameKind, Rules), Pa
     {
         cur.bump();
     }
-    let word = &text[start..cur.pos];
+    // The word is ASCII, so `get` always finds it; unlike `&text[..]` it has
+    // no panic path, whose message formatting was 6 KB of the wasm.
+    let word = text.get(start..cur.pos).unwrap_or_default();
     let found = match word.to_ascii_lowercase().as_str() {
         "ultimate-standard" | "ultimate" => (GameKind::Ultimate, Rules::Standard),
         "ultimate-tiebreak" => (GameKind::Ultimate, Rules::TieBreak),
