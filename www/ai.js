@@ -37,7 +37,7 @@ function failure(code, message) {
 }
 
 /**
- * A client for www/worker.js.
+ * A client for www/worker.js (its message loop: crates/web/src/worker.rs).
  * `onProgress(report)` receives progress of the current search only;
  * `onTrouble(kind, detail, reason)` hears 'restarting' and 'failed'.
  * The reason of 'restarting' is 'crash' (an error, or a failed load),
@@ -207,12 +207,12 @@ export class AiClient {
         }
         break;
       case 'progress':
-        if (current) this.onProgress(message);
+        if (current) this.onProgress(message.report);
         break;
       case 'result':
         if (current) {
           this.settle(job);
-          job.resolve(message);
+          job.resolve(message.reply);
         }
         break;
       case 'error':
@@ -232,7 +232,7 @@ export class AiClient {
 
   /**
    * Asks for a move in the position `text` (record or position string) at
-   * `level` within `budgetMs`. Resolves with the worker's result; rejects
+   * `level` within `budgetMs`. Resolves with the worker's answer (`reply` of its 'result': board, cell, move, score, mate, depth, nodes, pv, elapsedMs); rejects
    * with code 'cancelled' (see cancel), 'failed', or the engine's error code.
    * Never waits forever: each step of the request has a deadline.
    */

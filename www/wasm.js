@@ -1,5 +1,5 @@
-// Loads the WebAssembly module once and turns its snapshots into plain
-// objects, so the rest of the page never holds wasm memory.
+// Loads the WebAssembly module once and gives the page what it uses of it:
+// WebGame, the view of a game, the levels and the version.
 
 import init, { WebGame, apiVersion, levelNames, levelBudgetMs } from './pkg/uttt_web.js';
 
@@ -21,32 +21,10 @@ export function levels() {
   return Array.from(levelNames(), (name) => ({ name, budgetMs: levelBudgetMs(name) }));
 }
 
-/** A plain-object copy of `game.view()`; the wasm snapshot is freed at once. */
+/**
+ * The snapshot of `game` the page draws: a plain object made by the wasm
+ * (crates/web/src/view.rs), so the page never holds wasm memory for it.
+ */
 export function readView(game) {
-  const v = game.view();
-  try {
-    return {
-      kind: v.kind,
-      rules: v.rules,
-      cells: Array.from(v.cells),
-      legal: Array.from(v.legal),
-      playable: Array.from(v.playable),
-      boardStatus: Array.from(v.boardStatus),
-      boardLines: Array.from(v.boardLines),
-      outcome: v.outcome ?? null,
-      bigLine: Array.from(v.bigLine),
-      lastBoard: v.lastBoard ?? null,
-      lastCell: v.lastCell ?? null,
-      sideToMove: v.sideToMove,
-      requiredBoard: v.requiredBoard ?? null,
-      redoBoard: v.redoBoard ?? null,
-      redoCell: v.redoCell ?? null,
-      wonCounts: Array.from(v.wonCounts),
-      ply: v.ply,
-      length: v.length,
-      moves: Array.from(v.moves),
-    };
-  } finally {
-    v.free();
-  }
+  return game.view();
 }

@@ -1,11 +1,12 @@
-//! The engine API the Web Worker uses: search a position given as text at a
-//! level, within a time budget measured by `Date.now()`, reporting progress.
+//! The engine the Web Worker runs (see [`crate::worker`]): search a position
+//! given as text at a level, within a time budget by a given clock,
+//! reporting progress. Also the level facts the page reads.
 
+use serde::Serialize;
 use uttt_core::record::AnyGame;
 use uttt_core::search::{Engine, Eval, Level, Progress, Searchable};
 use uttt_core::{ClassicMove, Move, Player};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 use crate::args;
 use crate::error::ApiError;
@@ -32,7 +33,7 @@ impl BoardCell for ClassicMove {
 }
 
 /// One progress report, with the score from X's point of view.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Report {
     /// The depth just completed.
     pub depth: u32,
@@ -40,21 +41,23 @@ pub struct Report {
     pub score: i32,
     /// Plies to a proven end: positive when X wins, negative when O wins.
     pub mate: Option<i32>,
-    /// The principal variation in notation, separated by spaces.
-    pub pv: String,
-    /// Nodes searched so far.
-    pub nodes: u64,
+    /// The principal variation, one move in notation per entry.
+    pub pv: Vec<String>,
+    /// Nodes searched so far (far below 2^53, where f64 is exact).
+    pub nodes: f64,
 }
 
-/// The engine's answer to one search.
-#[wasm_bindgen(getter_with_clone)]
-#[derive(Clone, Debug, PartialEq)]
+/// The engine's answer to one search; crosses to JavaScript with the
+/// notation as `move` and the time as `elapsedMs`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct SearchReply {
     /// The small board of the chosen move (Classic: 0).
     pub board: u8,
     /// The cell of the chosen move.
     pub cell: u8,
     /// The move in notation, e.g. `e5`.
+    #[serde(rename = "move")]
     pub notation: String,
     /// The score for X (positive: X is better).
     pub score: i32,
@@ -67,7 +70,6 @@ pub struct SearchReply {
     /// The principal variation in notation.
     pub pv: Vec<String>,
     /// Wall time of the search in milliseconds.
-    #[wasm_bindgen(js_name = elapsedMs)]
     pub elapsed_ms: f64,
 }
 
@@ -76,11 +78,8 @@ fn for_x(score: Eval, to_move: Player) -> (i32, Option<i32>) {
     (x.0, x.mate_in())
 }
 
-fn pv_text<M: core::fmt::Display>(pv: &[M]) -> String {
-    pv.iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
+fn pv_notation<M: core::fmt::Display>(pv: &[M]) -> Vec<String> {
+    pv.iter().map(ToString::to_string).collect()
 }
 
 fn search_game<G>(
@@ -107,8 +106,9 @@ where
                     depth: p.depth,
                     score,
                     mate,
-                    pv: pv_text(p.pv),
-                    nodes: p.nodes,
+                    pv: pv_notation(p.pv),
+                    // Node counts stay far below 2^53, where f64 is exact.
+                    nodes: p.nodes as f64,
                 });
             },
         )
@@ -126,19 +126,19 @@ where
         depth: result.depth,
         // Node counts stay far below 2^53, where f64 is exact.
         nodes: result.nodes as f64,
-        pv: result.pv.iter().map(ToString::to_string).collect(),
+        pv: pv_notation(&result.pv),
         elapsed_ms: now() - start,
     })
 }
 
 /// An engine at one level, kept by the worker across moves so its tables
-/// carry over within a game.
-#[wasm_bindgen]
+/// carry over within a game. It lives in the worker's Rust side only: the
+/// page never holds one, so no JavaScript code can free it mid-search.
 pub struct WebEngine {
     engine: Engine,
 }
 
-/// The Rust side, usable with any clock (tests use a counter).
+/// Usable with any clock: the worker passes `Date.now`, tests a counter.
 impl WebEngine {
     /// An engine at the level named `level`, seeded with `seed`.
     ///
@@ -191,59 +191,8 @@ impl WebEngine {
             AnyGame::Classic(h) => search_game(&mut self.engine, h.current(), budget, now, report),
         }
     }
-}
 
-#[wasm_bindgen]
-impl WebEngine {
-    /// `new WebEngine(level, seed)`: a level name (`"medium"`) and a whole
-    /// number seed for the engine's random choices.
-    ///
-    /// # Errors
-    /// Throws `bad-argument` for an unknown level or bad seed.
-    #[wasm_bindgen(constructor)]
-    pub fn new(level: JsValue, seed: JsValue) -> Result<WebEngine, JsValue> {
-        let level = args::text(level.as_string(), "level").map_err(ApiError::into_js)?;
-        WebEngine::create(&level, seed.as_f64()).map_err(ApiError::into_js)
-    }
-
-    /// Searches `text` (record or position string) for at most `budgetMs`
-    /// milliseconds; `progress(depth, score, mate, pv, nodes)`, if given, is
-    /// called after each completed depth (score and mate from X's view, pv
-    /// as space-separated moves).
-    ///
-    /// # Errors
-    /// Throws `bad-argument`, `parse-error` or `game-over`.
-    pub fn search(
-        &mut self,
-        text: JsValue,
-        budget_ms: JsValue,
-        progress: JsValue,
-    ) -> Result<SearchReply, JsValue> {
-        let text = args::text(text.as_string(), "position").map_err(ApiError::into_js)?;
-        if !(progress.is_undefined() || progress.is_null() || progress.is_function()) {
-            return Err(ApiError::bad_argument("progress must be a function").into_js());
-        }
-        let callback: Option<&crate::js::Callback> =
-            progress.is_function().then(|| progress.unchecked_ref());
-        let mut report = |r: Report| {
-            if let Some(f) = callback {
-                // A throwing progress callback must not stop the search.
-                let _ = f.call_progress(
-                    &JsValue::UNDEFINED,
-                    r.depth,
-                    r.score,
-                    r.mate,
-                    &r.pv,
-                    r.nodes as f64,
-                );
-            }
-        };
-        self.run(&text, budget_ms.as_f64(), &crate::js::date_now, &mut report)
-            .map_err(ApiError::into_js)
-    }
-
-    /// Forgets what earlier searches learnt: call when a new game starts.
-    #[wasm_bindgen(js_name = newGame)]
+    /// Forgets what earlier searches learnt: called when a new game starts.
     pub fn new_game(&mut self) {
         self.engine.new_game();
     }

@@ -43,20 +43,24 @@ impl ApiError {
     }
 
     /// Converts to a thrown JavaScript `Error` with `name`, `code`, `message`
-    /// and, for parse errors, `at`.
+    /// and, where they apply, `at`, `ply` and `reason`.
     #[must_use]
     pub fn into_js(self) -> JsValue {
-        let e = crate::js::ErrorObject::new(&self.message);
+        let e = js_sys::Error::new(&self.message);
         e.set_name("UtttError");
-        e.set_code(self.code);
+        let set = |key: &str, value: JsValue| {
+            // Setting a property on a fresh Error object cannot fail.
+            let _ = js_sys::Reflect::set(&e, &JsValue::from_str(key), &value);
+        };
+        set("code", JsValue::from_str(self.code));
         if let Some(at) = self.at {
-            e.set_at(u32::try_from(at).unwrap_or(u32::MAX));
+            set("at", JsValue::from(u32::try_from(at).unwrap_or(u32::MAX)));
         }
         if let Some(ply) = self.ply {
-            e.set_ply(u32::try_from(ply).unwrap_or(u32::MAX));
+            set("ply", JsValue::from(u32::try_from(ply).unwrap_or(u32::MAX)));
         }
         if let Some(reason) = self.reason {
-            e.set_reason(reason);
+            set("reason", JsValue::from_str(reason));
         }
         e.into()
     }

@@ -208,9 +208,14 @@ impl WebGame {
         with_history!(&mut self.inner, h => h.truncate());
     }
 
-    /// A snapshot of everything the page draws.
-    pub fn view(&self) -> View {
-        View::of(&self.inner)
+    /// A snapshot of everything the page draws, as a plain object (the
+    /// fields of [`View`], camelCase, `null` for none).
+    ///
+    /// # Errors
+    /// Throws `crash` if the snapshot cannot be converted, which the
+    /// view's plain fields never cause.
+    pub fn view(&self) -> Result<JsValue, JsValue> {
+        crate::convert::to_js(&View::of(&self.inner)).map_err(ApiError::into_js)
     }
 
     /// The record of every move (`ultimate-standard:e5e4`), or `undefined`

@@ -3,7 +3,8 @@
 //! - [`WebGame`] (main thread): a game of either type with undo, redo and
 //!   jumps; [`WebGame::view`] returns a [`View`], a snapshot of everything
 //!   the page draws, so the page never decides a rule.
-//! - The engine functions (worker): search a position given as text.
+//! - [`worker`]: the AI worker's message loop around [`WebEngine`], which
+//!   searches a position given as text.
 //! - With the `bench` feature only, [`bench`]: perft and the search
 //!   benchmark for `cargo xtask bench`.
 //!
@@ -16,14 +17,16 @@
 mod args;
 #[cfg(feature = "bench")]
 pub mod bench;
+pub mod convert;
 pub mod engine;
 pub mod error;
 pub mod game;
-mod js;
 pub mod meta;
 pub mod view;
+pub mod worker;
 
 pub use engine::{SearchReply, WebEngine};
 pub use error::ApiError;
 pub use game::WebGame;
 pub use view::View;
+pub use worker::{Reply, Request};

@@ -1,17 +1,19 @@
 //! The snapshot the page draws from: every fact about the position at the
-//! cursor, computed by the core, in flat arrays that cross the boundary
-//! cheaply.
+//! cursor, computed by the core, in flat arrays. It crosses the boundary as
+//! one plain object (serde-wasm-bindgen), built once per render.
 
+use serde::Serialize;
 use uttt_core::record::AnyGame;
 use uttt_core::{BoardStatus, Classic, Game, History, Outcome, Player, Ultimate};
-use wasm_bindgen::prelude::*;
 
 /// Everything the page shows about one position and its history.
 ///
 /// Ultimate has 9 boards of 9 cells (`cells` index `board * 9 + cell`);
 /// Classic has one board (board 0) of 9 cells.
-#[wasm_bindgen(getter_with_clone)]
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Field names cross in camelCase (`boardStatus`, `sideToMove`); a `None`
+/// crosses as `null`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct View {
     /// `"ultimate"` or `"classic"`.
     pub kind: String,
@@ -24,37 +26,27 @@ pub struct View {
     /// Per board: 1 when the side to move may play in it.
     pub playable: Vec<u8>,
     /// Per board: 0 open, 1 won by X, 2 won by O, 3 drawn.
-    #[wasm_bindgen(js_name = boardStatus)]
     pub board_status: Vec<u8>,
     /// Per board, three cells of the line that won it (255 when not won).
-    #[wasm_bindgen(js_name = boardLines)]
     pub board_lines: Vec<u8>,
     /// `"x"`, `"o"` or `"draw"` once the game is over.
     pub outcome: Option<String>,
     /// The three boards of the winning line of an Ultimate game (empty when
     /// none: game on, draw, or a tie-break win).
-    #[wasm_bindgen(js_name = bigLine)]
     pub big_line: Vec<u8>,
     /// The board of the last move (Classic: 0).
-    #[wasm_bindgen(js_name = lastBoard)]
     pub last_board: Option<u8>,
     /// The cell of the last move.
-    #[wasm_bindgen(js_name = lastCell)]
     pub last_cell: Option<u8>,
     /// `"x"` or `"o"`: whose turn it is (after the end: who would move).
-    #[wasm_bindgen(js_name = sideToMove)]
     pub side_to_move: String,
     /// The board the side to move was sent to; none on a free move.
-    #[wasm_bindgen(js_name = requiredBoard)]
     pub required_board: Option<u8>,
     /// Boards won by X and by O (the tie-break count).
-    #[wasm_bindgen(js_name = wonCounts)]
     pub won_counts: Vec<u8>,
     /// The board of the taken-back move that Redo would replay, if any.
-    #[wasm_bindgen(js_name = redoBoard)]
     pub redo_board: Option<u8>,
     /// The cell of the move that Redo would replay, if any.
-    #[wasm_bindgen(js_name = redoCell)]
     pub redo_cell: Option<u8>,
     /// Moves on the board (the cursor).
     pub ply: u32,

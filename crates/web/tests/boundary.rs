@@ -3,7 +3,8 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::Reflect;
-use uttt_web::{WebEngine, WebGame};
+use uttt_web::worker::{read_request, Reply, Request, Worker};
+use uttt_web::{View, WebGame};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
 
@@ -30,8 +31,8 @@ fn code(error: &JsValue) -> String {
 }
 
 /// Everything observable about a game, to compare before and after a call.
-fn fingerprint(g: &WebGame) -> (Option<String>, String, uttt_web::View) {
-    (g.record(), g.position_string(), g.view())
+fn fingerprint(g: &WebGame) -> (Option<String>, String, View) {
+    (g.record(), g.position_string(), View::of(g.any()))
 }
 
 /// Values that are not a cell number, whatever JavaScript coerces them to.
@@ -107,7 +108,7 @@ fn jump_undo_redo_at_the_ends_change_nothing() {
     assert_eq!(fingerprint(&g), before);
     g.jump(n(0.0)).unwrap();
     assert!(!g.undo());
-    assert_eq!(g.view().ply, 0);
+    assert_eq!(View::of(g.any()).ply, 0);
     assert!(g.redo() && g.redo());
     assert_eq!(fingerprint(&g), before);
 }
@@ -138,61 +139,128 @@ fn loading_bad_text_says_where() {
     );
 }
 
-#[wasm_bindgen_test]
-fn engine_refuses_bad_arguments_and_answers_good_ones() {
-    for (level, seed) in [
-        (s("grandmaster"), n(1.0)),
-        (n(2.0), n(1.0)),
-        (s("easy"), n(-1.0)),
-        (s("easy"), s("1")),
-    ] {
-        assert_eq!(
-            code(&WebEngine::new(level, seed).err().unwrap()),
-            "bad-argument"
-        );
-    }
-    let mut e = WebEngine::new(s("medium"), n(3.0)).unwrap();
-    let no_progress = JsValue::UNDEFINED;
-    for budget in [JsValue::UNDEFINED, n(-5.0), n(f64::NAN), s("100")] {
-        let err = e
-            .search(s("ultimate-standard:e5"), budget, no_progress.clone())
-            .unwrap_err();
-        assert_eq!(code(&err), "bad-argument");
-    }
-    let err = e
-        .search(s("ultimate-standard:e5"), n(50.0), s("not a function"))
-        .unwrap_err();
-    assert_eq!(code(&err), "bad-argument");
-    let err = e
-        .search(s("nonsense"), n(50.0), no_progress.clone())
-        .unwrap_err();
-    assert_eq!(code(&err), "parse-error");
-    let err = e
-        .search(s("classic:a1a2b1b2c1"), n(50.0), no_progress.clone())
-        .unwrap_err();
-    assert_eq!(code(&err), "game-over");
+fn get(object: &JsValue, key: &str) -> JsValue {
+    Reflect::get(object, &s(key)).unwrap()
+}
 
-    // A real search, with a progress callback that counts its calls.
-    let calls = js_sys::Array::new();
-    let sink = calls.clone();
-    let progress = Closure::<dyn FnMut(u32, i32, JsValue, String, f64)>::new(
-        move |depth: u32, _score: i32, _mate: JsValue, pv: String, _nodes: f64| {
-            assert!(!pv.is_empty());
-            sink.push(&JsValue::from(depth));
-        },
+fn json(text: &str) -> JsValue {
+    js_sys::JSON::parse(text).unwrap()
+}
+
+#[wasm_bindgen_test]
+fn the_view_crosses_as_a_plain_object_in_camel_case_with_null_for_none() {
+    let g = WebGame::from_text(s("ultimate-standard:e5")).unwrap();
+    let v = g.view().unwrap();
+    assert_eq!(get(&v, "kind").as_string().as_deref(), Some("ultimate"));
+    assert_eq!(get(&v, "sideToMove").as_string().as_deref(), Some("o"));
+    assert_eq!(get(&v, "requiredBoard").as_f64(), Some(4.0));
+    assert!(get(&v, "outcome").is_null());
+    assert!(get(&v, "redoBoard").is_null());
+    let cells = get(&v, "cells");
+    assert!(js_sys::Array::is_array(&cells));
+    assert_eq!(js_sys::Array::from(&cells).length(), 81);
+    assert_eq!(
+        js_sys::Array::from(&get(&v, "moves"))
+            .get(0)
+            .as_string()
+            .as_deref(),
+        Some("e5")
     );
-    let reply = e
-        .search(
-            s("ultimate-standard:e5"),
-            n(200.0),
-            progress.as_ref().clone(),
-        )
-        .unwrap();
-    assert_eq!(reply.board, 4, "after e5, O must play in the centre board");
-    assert!(calls.length() > 0, "progress was never reported");
+}
+
+#[wasm_bindgen_test]
+fn the_worker_reads_only_requests_it_knows() {
+    let good = read_request(&json(
+        r#"{"type":"search","id":5,"text":"classic:","level":"easy","budgetMs":100}"#,
+    ));
+    assert_eq!(
+        good,
+        Ok(Request::Search {
+            id: 5,
+            text: "classic:".into(),
+            level: "easy".into(),
+            budget_ms: 100.0
+        })
+    );
+    assert_eq!(
+        read_request(&json(r#"{"type":"newGame","level":"hard"}"#)),
+        Ok(Request::NewGame {
+            level: "hard".into()
+        })
+    );
+    for (bad, id) in [
+        (
+            r#"{"type":"search","id":6,"text":"classic:","level":"easy"}"#,
+            Some(6),
+        ),
+        (
+            r#"{"type":"search","id":7,"text":"classic:","level":"easy","budgetMs":100,"extra":1}"#,
+            Some(7),
+        ),
+        (
+            r#"{"type":"search","id":-1,"text":"classic:","level":"easy","budgetMs":100}"#,
+            None,
+        ),
+        (
+            r#"{"type":"search","id":8,"text":3,"level":"easy","budgetMs":100}"#,
+            Some(8),
+        ),
+        (r#"{"type":"launch","id":9}"#, Some(9)),
+        (r#"{"id":10}"#, Some(10)),
+        ("null", None),
+        (r#""search""#, None),
+    ] {
+        match read_request(&json(bad)) {
+            Err(Reply::Error { id: got, code, .. }) => {
+                assert_eq!((got, code), (id, "bad-request"), "{bad}");
+            }
+            other => panic!("{bad}: {other:?}"),
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+fn worker_replies_cross_as_the_messages_the_page_reads() {
+    let mut worker = Worker::new(Box::new(|| 11));
+    let mut out = Vec::new();
+    let clock = || js_sys::Date::now();
+    worker.handle(
+        Request::Search {
+            id: 2,
+            text: "ultimate-standard:e5".into(),
+            level: "medium".into(),
+            budget_ms: 200.0,
+        },
+        &clock,
+        &mut |r| out.push(uttt_web::convert::to_js(&r).unwrap()),
+    );
+    let types: Vec<String> = out
+        .iter()
+        .map(|m| get(m, "type").as_string().unwrap())
+        .collect();
+    assert_eq!(&types[..2], ["received", "started"]);
+    assert_eq!(types.last().map(String::as_str), Some("result"));
+    assert!(types.iter().any(|t| t == "progress"));
+    for m in &out {
+        assert_eq!(get(m, "id").as_f64(), Some(2.0));
+    }
+    let progress = get(&out[2], "report");
+    assert!(js_sys::Array::is_array(&get(&progress, "pv")));
+    assert!(get(&progress, "nodes").as_f64().is_some());
+    let result = get(out.last().unwrap(), "reply");
+    let result = &result;
+    assert_eq!(
+        get(result, "board").as_f64(),
+        Some(4.0),
+        "after e5, O must play in the centre board"
+    );
+    let cell = get(result, "cell").as_f64().unwrap();
+    assert!(get(result, "move").as_string().is_some());
+    assert!(get(result, "elapsedMs").as_f64().is_some());
+    assert!(js_sys::Array::is_array(&get(result, "pv")));
+    assert!(get(result, "mate").is_null() || get(result, "mate").as_f64().is_some());
     let mut g = WebGame::from_text(s("ultimate-standard:e5")).unwrap();
-    g.play(n(f64::from(reply.board)), n(f64::from(reply.cell)))
-        .unwrap();
+    g.play(n(4.0), n(cell)).unwrap();
 }
 
 #[cfg(feature = "bench")]
