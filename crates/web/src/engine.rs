@@ -226,13 +226,13 @@ pub fn level_budget_ms(name: JsValue) -> Result<u32, JsValue> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use core::cell::Cell;
 
     /// A clock that advances 1 ms per reading, so deadlines are reached in
     /// a known number of polls without real time.
-    fn ticking() -> impl Fn() -> f64 {
+    pub(crate) fn ticking() -> impl Fn() -> f64 {
         let t = Cell::new(0.0);
         move || {
             t.set(t.get() + 1.0);

@@ -18,6 +18,7 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use crate::args;
 use crate::convert::to_js;
 use crate::engine::{Report, SearchReply, WebEngine};
 use crate::error::ApiError;
@@ -117,11 +118,7 @@ impl Message {
 
 /// A JavaScript number that is a whole number in u32's range.
 fn whole_u32(value: &JsValue) -> Option<u32> {
-    value
-        .as_f64()
-        .filter(|v| v.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(v))
-        // Whole and in range: the cast is exact.
-        .map(|v| v as u32)
+    args::index(value.as_f64(), "id", u32::MAX).ok()
 }
 
 /// A message to the page.
@@ -339,15 +336,8 @@ pub fn run_worker(early: js_sys::Array) -> Result<(), JsValue> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::tests::ticking;
     use core::cell::Cell;
-
-    fn ticking() -> impl Fn() -> f64 {
-        let t = Cell::new(0.0);
-        move || {
-            t.set(t.get() + 1.0);
-            t.get()
-        }
-    }
 
     fn replies(worker: &mut Worker, request: Request) -> Vec<Reply> {
         let mut out = Vec::new();
