@@ -48,9 +48,16 @@ for (const [width, height] of SIZES) {
   test.describe(`at ${width}x${height}`, () => {
     test.use({ viewport: { width, height }, hasTouch: true });
 
-    test('ten moves by tap never scroll the page and keep the board and its controls in view', async ({ page }) => {
+    test('ten moves by tap never scroll the page, keep the board and its controls in view, and never move the board', async ({ page }) => {
       await openWith(page, {});
       expect(await offScreen(page)).toEqual([]);
+      // Where the board is: a status message that wraps or unwraps must not move it.
+      const boardBox = () => page.locator('#board').evaluate((b) => {
+        const r = b.getBoundingClientRect();
+        return [Math.round(r.top), Math.round(r.left), Math.round(r.width)];
+      });
+      await yourTurn(page);
+      const start = await boardBox();
       for (let i = 0; i < 10; i += 1) {
         await yourTurn(page);
         if ((await page.locator('#board').getAttribute('data-over')) === 'true') break;
@@ -58,6 +65,7 @@ for (const [width, height] of SIZES) {
         await yourTurn(page);
         expect(await page.evaluate(() => scrollY)).toBe(0);
         expect(await offScreen(page)).toEqual([]);
+        expect(await boardBox()).toEqual(start);
       }
       expect(await markCount(page)).toBeGreaterThanOrEqual(10);
     });
