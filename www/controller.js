@@ -10,7 +10,7 @@
 // - `uttt:progress` detail = a search progress report of the AI's move;
 // - `uttt:history`  no detail, after the history of games changed.
 
-import { WebGame, readView } from './wasm.js';
+import { WebGame } from './wasm.js';
 import * as storage from './storage.js';
 import { addGame, findGame, loadHistory, scoreCard } from './records.js';
 import { describe, refusal, humanSide } from './status.js';
@@ -201,7 +201,7 @@ function setAsideCurrentGame() {
 
 /** Re-reads the view, saves, redraws and announces; starts the AI if it is its turn. */
 function commit({ played = false } = {}) {
-  state.view = readView(state.game);
+  state.view = state.game.view();
   persist();
   const finished = played && state.view.outcome !== null;
   if (finished) recordInHistory(state.view.outcome);
@@ -469,7 +469,7 @@ export function step() {
   // Stepping from an earlier position goes on from there, like Continue.
   if (state.view.ply < state.view.length) {
     state.game.truncate();
-    state.view = readView(state.game);
+    state.view = state.game.view();
   }
   state.live = true;
   maybeStartAi({ step: true });
@@ -502,7 +502,7 @@ export function loadRecord(text) {
   setAsideCurrentGame();
   state.game.free();
   state.game = loaded;
-  const view = readView(loaded);
+  const view = loaded.view();
   const settings = { ...state.settings, kind: view.kind, rules: view.rules };
   // Against the AI, a loaded game continues with you to move, so the AI
   // does not answer before you have looked at it.
@@ -546,7 +546,7 @@ function restoreGame() {
   try {
     game = WebGame.fromText(saved.record ?? saved.position);
     if (saved.record) game.jump(saved.cursor);
-    const view = readView(game);
+    const view = game.view();
     if (view.kind !== state.settings.kind || view.rules !== state.settings.rules) {
       throw new Error('the saved game does not match the saved settings');
     }

@@ -37,7 +37,7 @@ export function initDisplayOptions(host) {
     const label = el('label', { for: id });
     input.addEventListener('change', () => {
       options[key] = input.checked;
-      save({ showEval: options.showEval, showHint: options.showHint });
+      save(options);
       for (const fn of listeners) fn();
     });
     onLangChange(() => {

@@ -76,9 +76,7 @@ async function boot() {
   const hint = initHint(controller, { display, evalBar });
   const moves = initMoveList(document.getElementById('review-panel'), controller);
   const sharing = initSharing(document.getElementById('share-host'), controller, { focusMoves: moves.focus });
-  const statsPanel = document.getElementById('stats-panel');
-  statsPanel.hidden = false;
-  initStats(statsPanel, {
+  initStats(document.getElementById('stats-panel'), {
     announce,
     onReplay: async (entry) => {
       if (await sharing.openRecord(entry.record, { badKey: 'share.badImport', startAt: 0 })) {

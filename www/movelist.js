@@ -13,7 +13,6 @@ const UNDO_SPAN = 2;
 
 /** Builds the list in `panel`, follows the game; returns `{ focus() }`. */
 export function initMoveList(panel, controller) {
-  panel.hidden = false;
   const heading = el('h2', { id: 'review-heading', class: 'card-title' });
   panel.setAttribute('aria-labelledby', 'review-heading');
   const note = el('p', { class: 'review-note', 'data-testid': 'review-note' });

@@ -9,7 +9,7 @@
 // finishing or skipping stores 'done'. The Help button (#btn-help) and the
 // '?' key (main.js passes openHelp to bindKeyboard) open it again.
 
-import { WebGame, readView } from './wasm.js';
+import { WebGame } from './wasm.js';
 import { BoardView } from './board.js';
 import { t, regionName, onLangChange } from './i18n.js';
 import { refusal } from './status.js';
@@ -125,7 +125,7 @@ function createTutorial(onClose) {
 
   const board = new BoardView(root, (b, c) => onCell(b, c));
 
-  const view = () => readView(game);
+  const view = () => game.view();
   const say = (entry) => {
     if (!entry) return '';
     if (typeof entry === 'string') return entry;

@@ -1,5 +1,6 @@
 // Loads the WebAssembly module once and gives the page what it uses of it:
-// WebGame, the view of a game, the levels and the version.
+// WebGame (whose view() is a plain object the page draws from), the levels
+// and the version.
 
 import init, { WebGame, apiVersion, levelNames, levelBudgetMs } from './pkg/uttt_web.js';
 
@@ -21,10 +22,3 @@ export function levels() {
   return Array.from(levelNames(), (name) => ({ name, budgetMs: levelBudgetMs(name) }));
 }
 
-/**
- * The snapshot of `game` the page draws: a plain object made by the wasm
- * (crates/web/src/view.rs), so the page never holds wasm memory for it.
- */
-export function readView(game) {
-  return game.view();
-}

@@ -3,10 +3,11 @@
 //!
 //! Builds the release CLI and the release wasm, then alternates rounds of
 //! native runs (`uttt perft`, `uttt bench`) and browser runs (the same core
-//! code through crates/web's bench exports (its `bench` feature), in headless Chromium, driven by
-//! tests/bench/run.js), so both sides see the same machine load. Prints the
-//! median rates, their ratio and the counts: equal counts show that both
-//! builds walked the same tree, so a ratio is a speed difference.
+//! code through crates/web's bench exports, its `bench` feature, in headless
+//! Chromium, driven by tests/bench/run.js), so both sides see the same
+//! machine load. Prints the median rates, their ratio and the counts: equal
+//! counts show that both builds walked the same tree, so a ratio is a speed
+//! difference.
 //!
 //! A benchmark, not a test: `cargo xtask test` does not run it.
 
@@ -103,9 +104,9 @@ pub fn run(root: &Path, options: &Options) -> Result {
         "building the native CLI",
     )?;
     let cli = build::target_dir(root).join("release").join(CLI_BIN);
+    // The build installs the npm packages too (wasm-opt), run.js's Playwright with them.
     build::build_flavour(root, build::Flavour::Bench)?;
     setup::ensure_browser()?;
-    setup::ensure_npm_packages(root)?;
 
     // The page and a copy of the built pkg/ in a folder of their own, so the
     // server exposes nothing else and a rebuild cannot change it mid-run.

@@ -140,30 +140,14 @@ pub struct WebEngine {
 
 /// Usable with any clock: the worker passes `Date.now`, tests a counter.
 impl WebEngine {
-    /// An engine at the level named `level`, seeded with `seed`.
+    /// An engine at the level named `level`, its random choices drawn from
+    /// `seed`.
     ///
     /// # Errors
-    /// `bad-argument` for an unknown level or a seed that is not a whole
-    /// number from 0 to 2^53.
-    pub fn create(level: &str, seed: Option<f64>) -> Result<WebEngine, ApiError> {
-        let level = parse_level(level)?;
-        let seed = match seed {
-            Some(s)
-                if s.is_finite()
-                    && s.fract() == 0.0
-                    && (0.0..=9_007_199_254_740_992.0).contains(&s) =>
-            {
-                // Whole and in range: the cast is exact.
-                s as u64
-            }
-            _ => {
-                return Err(ApiError::bad_argument(
-                    "seed must be a whole number from 0 to 2^53",
-                ))
-            }
-        };
+    /// `bad-argument` for an unknown level.
+    pub fn create(level: &str, seed: u64) -> Result<WebEngine, ApiError> {
         Ok(WebEngine {
-            engine: Engine::for_level(level, seed),
+            engine: Engine::for_level(parse_level(level)?, seed),
         })
     }
 
@@ -243,7 +227,7 @@ pub(crate) mod tests {
     #[test]
     fn every_level_answers_a_legal_move() {
         for name in level_names() {
-            let mut e = WebEngine::create(&name, Some(7.0)).unwrap();
+            let mut e = WebEngine::create(&name, 7).unwrap();
             let mut reports = Vec::new();
             let r = e
                 .run("ultimate-standard:e5", Some(50.0), &ticking(), &mut |r| {
@@ -260,7 +244,7 @@ pub(crate) mod tests {
     #[test]
     fn a_won_classic_position_is_found_for_x() {
         // X to move with two in a row on top: c1 wins at once.
-        let mut e = WebEngine::create("hard", Some(1.0)).unwrap();
+        let mut e = WebEngine::create("hard", 1).unwrap();
         let r = e
             .run("classic xx./oo./...", Some(100.0), &ticking(), &mut |_| {})
             .unwrap();
@@ -272,16 +256,10 @@ pub(crate) mod tests {
     #[test]
     fn bad_arguments_are_refused() {
         assert_eq!(
-            WebEngine::create("grandmaster", Some(1.0))
-                .err()
-                .unwrap()
-                .code,
+            WebEngine::create("grandmaster", 1).err().unwrap().code,
             "bad-argument"
         );
-        assert!(WebEngine::create("easy", Some(-1.0)).is_err());
-        assert!(WebEngine::create("easy", Some(0.5)).is_err());
-        assert!(WebEngine::create("easy", None).is_err());
-        let mut e = WebEngine::create("easy", Some(1.0)).unwrap();
+        let mut e = WebEngine::create("easy", 1).unwrap();
         let clock = ticking();
         let mut no_report = |_| {};
         for budget in [None, Some(-1.0), Some(f64::NAN), Some(1e12)] {

@@ -194,11 +194,10 @@ impl Worker {
     /// new one.
     fn engine_for(&mut self, level: &str) -> Result<&mut WebEngine, ApiError> {
         if !matches!(&self.engine, Some((l, _)) if l == level) {
+            // The old engine goes first, so two tables (up to 64 MiB each)
+            // are never held at once.
             self.engine = None;
-            // 53 bits: what a seed may hold (a JavaScript number's integers).
-            let seed = (self.seed)() & ((1 << 53) - 1);
-            // Below 2^53, so the conversion is exact.
-            let engine = WebEngine::create(level, Some(seed as f64))?;
+            let engine = WebEngine::create(level, (self.seed)())?;
             self.engine = Some((level.to_string(), engine));
         }
         match &mut self.engine {
