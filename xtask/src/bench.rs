@@ -12,7 +12,7 @@
 //! A benchmark, not a test: `cargo xtask test` does not run it.
 
 use crate::cmd::{self, cargo};
-use crate::server::{self, Site};
+use crate::server;
 use crate::{build, setup, site, Result};
 use std::io::Read;
 use std::path::Path;
@@ -124,13 +124,9 @@ pub fn run(root: &Path, options: &Options) -> Result {
             &site_dir.join(page_file),
         )?;
     }
-    let site = Site {
-        root: site_dir,
-        prefix: "/".into(),
-        only_site_entries: false,
-        log: false,
-    };
-    let url = format!("http://{}/", server::start(site, 0)?);
+    let server_bin = server::build(root, server::Profile::Dev)?;
+    let running = server::start(&server_bin, &site_dir, "/")?;
+    let url = running.url.clone();
     let driver = root.join("tests").join("bench").join("run.js");
 
     let (perft_depth, depth, positions) = (

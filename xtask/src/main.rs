@@ -8,7 +8,6 @@ mod bench;
 mod build;
 mod cmd;
 mod lockfile;
-mod mime;
 mod server;
 mod setup;
 mod site;

@@ -30,12 +30,6 @@ pub enum Need {
     Optional,
 }
 
-/// Whether a top-level name belongs to the site (the dev server refuses
-/// everything else, so it never serves Cargo.toml or .git).
-pub fn is_site_entry(name: &str) -> bool {
-    SITE_ENTRIES.iter().any(|(entry, _)| *entry == name)
-}
-
 /// Copies the site into `out` (after a build) and checks it uses only
 /// relative URLs, so it works under any sub-path.
 pub fn dist(root: &Path, out: &Path) -> Result {

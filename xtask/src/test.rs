@@ -3,7 +3,7 @@
 //! test layers that ran.
 
 use crate::cmd::{self, cargo, Counts};
-use crate::server::{self, Site};
+use crate::server;
 use crate::{build, setup, site, Result};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -323,16 +323,11 @@ fn end_to_end(root: &Path, extra_args: &[String]) -> std::result::Result<Counts,
     setup::ensure_browser().map_err(fail)?;
     setup::ensure_npm_packages(root).map_err(fail)?;
 
-    // Served under a sub-path, as on a GitHub Pages project site, so any
-    // root-relative URL in the page breaks a test.
-    let site = Site {
-        root: dist,
-        prefix: "/uttt/".into(),
-        only_site_entries: false,
-        log: false,
-    };
-    let address = server::start(site, 0).map_err(fail)?;
-    let base_url = format!("http://{address}/uttt/");
+    // Served by the real game server under a sub-path, as on a GitHub
+    // Pages project site, so any root-relative URL in the page breaks a test.
+    let bin = server::build(root, server::Profile::Dev).map_err(fail)?;
+    let running = server::start(&bin, &dist, "/uttt/").map_err(fail)?;
+    let base_url = running.url.clone();
     println!("xtask: serving the dist folder at {base_url}");
 
     let report = scratch.join("playwright.json");

@@ -1,0 +1,172 @@
+//! The server's settings, from its command line.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// How the server runs. Every limit has a default fit for one machine
+/// serving the game to the public; tests and load tests raise or lower them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Where to listen.
+    pub addr: SocketAddr,
+    /// The folder the site is served from.
+    pub site: PathBuf,
+    /// The URL path the site lives under: `/`, or e.g. `/uttt/`.
+    pub prefix: String,
+    /// When set, only these top-level names of `site` are served (used
+    /// when serving the repository itself, so Cargo.toml and .git stay
+    /// private).
+    pub entries: Option<Vec<String>>,
+    /// Print one line per request.
+    pub log: bool,
+    /// Open connections at most, over all clients.
+    pub max_connections: usize,
+    /// Open connections at most from one client address.
+    pub max_connections_per_address: usize,
+    /// How long a client may take to send a request's head.
+    pub header_timeout: Duration,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            addr: SocketAddr::from(([127, 0, 0, 1], 8000)),
+            site: PathBuf::from("."),
+            prefix: "/".into(),
+            entries: None,
+            log: false,
+            max_connections: 10_000,
+            max_connections_per_address: 64,
+            header_timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+/// What `uttt-server --help` prints.
+pub const USAGE: &str = "\
+uttt-server: the Ultimate Tic-Tac-Toe site, and online play
+
+usage: uttt-server [options]
+  --addr HOST:PORT              where to listen (default 127.0.0.1:8000; port 0 picks a free one)
+  --site DIR                    the folder to serve (default .)
+  --prefix /PATH/               the URL path the site lives under (default /)
+  --entries a,b,c               serve only these top-level names of the site folder
+  --log                         print one line per request
+  --max-connections N           open connections at most (default 10000)
+  --max-connections-per-address N
+                                open connections at most from one address (default 64)
+  --header-timeout-ms N         time to send a request head (default 10000)
+";
+
+impl Config {
+    /// Reads the command line (without the program name).
+    ///
+    /// # Errors
+    /// A sentence naming the bad argument.
+    pub fn parse(args: &[String]) -> Result<Config, String> {
+        let mut config = Config::default();
+        let mut rest = args.iter();
+        while let Some(flag) = rest.next() {
+            let mut value = |what: &str| {
+                rest.next()
+                    .cloned()
+                    .ok_or_else(|| format!("{flag} needs {what}"))
+            };
+            match flag.as_str() {
+                "--addr" => {
+                    let text = value("an address such as 127.0.0.1:8000")?;
+                    config.addr = text
+                        .parse()
+                        .map_err(|_| format!("--addr: `{text}` is not HOST:PORT"))?;
+                }
+                "--site" => config.site = PathBuf::from(value("a folder")?),
+                "--prefix" => {
+                    let prefix = value("a path such as /uttt/")?;
+                    if !prefix.starts_with('/') || !prefix.ends_with('/') {
+                        return Err(format!("--prefix: `{prefix}` must start and end with /"));
+                    }
+                    config.prefix = prefix;
+                }
+                "--entries" => {
+                    let list = value("a comma-separated list of names")?;
+                    config.entries = Some(list.split(',').map(str::to_string).collect());
+                }
+                "--log" => config.log = true,
+                "--max-connections" => {
+                    config.max_connections = count(flag, &value("a number")?)?;
+                }
+                "--max-connections-per-address" => {
+                    config.max_connections_per_address = count(flag, &value("a number")?)?;
+                }
+                "--header-timeout-ms" => {
+                    let ms = count(flag, &value("a number of milliseconds")?)?;
+                    config.header_timeout = Duration::from_millis(ms as u64);
+                }
+                other => return Err(format!("unknown argument `{other}` (see --help)")),
+            }
+        }
+        Ok(config)
+    }
+}
+
+/// A count from 1 to 1,000,000.
+fn count(flag: &str, text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=1_000_000).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "{flag}: `{text}` is not a number from 1 to 1000000"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Config, String> {
+        Config::parse(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn reads_every_option() {
+        let c = parse(&[
+            "--addr",
+            "127.0.0.1:0",
+            "--site",
+            "dist",
+            "--prefix",
+            "/uttt/",
+            "--entries",
+            "index.html,www",
+            "--log",
+            "--max-connections",
+            "5",
+            "--max-connections-per-address",
+            "2",
+            "--header-timeout-ms",
+            "250",
+        ])
+        .unwrap();
+        assert_eq!(c.addr, "127.0.0.1:0".parse().unwrap());
+        assert_eq!(c.prefix, "/uttt/");
+        assert_eq!(c.entries, Some(vec!["index.html".into(), "www".into()]));
+        assert!(c.log);
+        assert_eq!((c.max_connections, c.max_connections_per_address), (5, 2));
+        assert_eq!(c.header_timeout, Duration::from_millis(250));
+    }
+
+    #[test]
+    fn refuses_bad_arguments() {
+        for bad in [
+            &["--addr", "localhost"][..],
+            &["--prefix", "uttt"],
+            &["--max-connections", "0"],
+            &["--max-connections", "99999999999"],
+            &["--site"],
+            &["--bogus"],
+        ] {
+            assert!(parse(bad).is_err(), "{bad:?}");
+        }
+    }
+}

@@ -1,0 +1,178 @@
+//! The HTTP side: one router for the site (and, as it grows, the game's
+//! WebSocket), the headers every answer carries, and a request log that
+//! cannot be used to write escape sequences to the terminal.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::header::{self, HeaderName, HeaderValue};
+use axum::http::{Method, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::Router;
+use tower::ServiceExt;
+use tower_http::compression::CompressionLayer;
+use tower_http::services::ServeFile;
+use tower_http::set_header::SetResponseHeaderLayer;
+
+use crate::config::Config;
+use crate::site::{self, Route};
+
+/// The page's own Content-Security-Policy (its `<meta>` in index.html)
+/// plus what only a header can say: no page may frame the game.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; \
+worker-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; \
+manifest-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/// What the handlers share.
+#[derive(Debug)]
+pub struct Site {
+    root: PathBuf,
+    prefix: String,
+    entries: Option<Vec<String>>,
+    log: bool,
+}
+
+impl Site {
+    /// The site as `config` describes it.
+    #[must_use]
+    pub fn new(config: &Config) -> Site {
+        Site {
+            root: config.site.clone(),
+            prefix: config.prefix.clone(),
+            entries: config.entries.clone(),
+            log: config.log,
+        }
+    }
+}
+
+/// The whole HTTP application.
+pub fn router(site: Arc<Site>) -> Router {
+    let headers = [
+        (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::X_FRAME_OPTIONS, "DENY"),
+        (header::REFERRER_POLICY, "no-referrer"),
+        (
+            HeaderName::from_static("cross-origin-opener-policy"),
+            "same-origin",
+        ),
+    ];
+    let mut app = Router::new()
+        .fallback(static_file)
+        .with_state(Arc::clone(&site))
+        // Nothing here is named by its content, so every answer is
+        // revalidated (Last-Modified makes that a cheap 304); the service
+        // worker keeps the game playable offline.
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("no-cache"),
+        ))
+        .layer(CompressionLayer::new());
+    for (name, value) in headers {
+        app = app.layer(SetResponseHeaderLayer::overriding(
+            name,
+            HeaderValue::from_static(value),
+        ));
+    }
+    app.layer(middleware::map_response(with_charset))
+        .layer(middleware::from_fn_with_state(site, log_request))
+}
+
+/// Names UTF-8 on text answers that lack a charset (every text file of the
+/// site is UTF-8), so no browser guesses.
+async fn with_charset(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    let typed = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .filter(|t| !t.contains("charset"))
+        .filter(|t| t.starts_with("text/") || t.ends_with("javascript") || t.ends_with("json"))
+        .map(|t| format!("{t}; charset=utf-8"));
+    if let Some(value) = typed.and_then(|t| HeaderValue::from_str(&t).ok()) {
+        headers.insert(header::CONTENT_TYPE, value);
+    }
+    response
+}
+
+/// GET or HEAD of a file of the site.
+async fn static_file(State(site): State<Arc<Site>>, request: Request) -> Response {
+    if request.method() != Method::GET && request.method() != Method::HEAD {
+        return (
+            StatusCode::METHOD_NOT_ALLOWED,
+            [(header::ALLOW, "GET, HEAD")],
+            "method not allowed\n",
+        )
+            .into_response();
+    }
+    match site::route(&site.prefix, request.uri().path(), site.entries.as_deref()) {
+        Route::Redirect(to) => {
+            (StatusCode::MOVED_PERMANENTLY, [(header::LOCATION, to)]).into_response()
+        }
+        Route::NotFound => not_found(),
+        Route::File(segments) => {
+            let root = site.root.clone();
+            // Resolving symlinks touches the disk: off the async threads.
+            let found = tokio::task::spawn_blocking(move || site::file_inside(&root, &segments))
+                .await
+                .ok()
+                .flatten();
+            match found {
+                Some(path) => match ServeFile::new(path).oneshot(request).await {
+                    Ok(response) => response.map(Body::new),
+                    Err(e) => match e {},
+                },
+                None => not_found(),
+            }
+        }
+    }
+}
+
+fn not_found() -> Response {
+    (StatusCode::NOT_FOUND, "not found\n").into_response()
+}
+
+/// Prints `status method path` for each request when logging is on.
+async fn log_request(State(site): State<Arc<Site>>, request: Request, next: Next) -> Response {
+    if !site.log {
+        return next.run(request).await;
+    }
+    let line = format!(
+        "{} {}",
+        printable(request.method().as_str()),
+        printable(request.uri().path())
+    );
+    let response = next.run(request).await;
+    println!("{} {line}", response.status().as_u16());
+    response
+}
+
+/// `text` with every control character escaped, so what a client sends
+/// can never move the cursor or recolour the operator's terminal.
+#[must_use]
+pub fn printable(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| {
+            let escaped: Vec<char> = if c.is_control() {
+                c.escape_default().collect()
+            } else {
+                vec![c]
+            };
+            escaped
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_control_characters() {
+        assert_eq!(printable("/a\u{1b}[2Jb"), "/a\\u{1b}[2Jb");
+        assert_eq!(printable("/ok/ü"), "/ok/ü");
+        assert_eq!(printable("\r\n"), "\\r\\n");
+    }
+}

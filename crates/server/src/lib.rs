@@ -1,0 +1,39 @@
+//! The game server: the static site over HTTP and, as it grows, online
+//! games in rooms over WebSocket. `main.rs` reads the command line and
+//! calls [`run`].
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+// A panic in one room's task must be caught, not end the process for all:
+// build with the workspace's `server` profile (`cargo xtask serve` does).
+#[cfg(panic = "abort")]
+compile_error!("uttt-server needs panic = \"unwind\": build it with `--profile server`");
+
+pub mod config;
+pub mod http;
+pub mod listen;
+pub mod site;
+
+use std::sync::Arc;
+
+pub use config::Config;
+
+/// Binds, prints the address it serves (`uttt-server: serving
+/// http://ADDR/PREFIX`, the line scripts wait for) and serves until the
+/// process is stopped.
+///
+/// # Errors
+/// When the address cannot be bound.
+pub async fn run(config: Config) -> Result<(), String> {
+    let listener = tokio::net::TcpListener::bind(config.addr)
+        .await
+        .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| format!("cannot read the address: {e}"))?;
+    let app = http::router(Arc::new(http::Site::new(&config)));
+    println!("uttt-server: serving http://{addr}{}", config.prefix);
+    listen::serve(listener, app, &config).await;
+    Ok(())
+}

@@ -1,0 +1,152 @@
+//! A real `uttt-server` process for the tests: started on a free port,
+//! its output collected, killed when dropped.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// A running server.
+pub struct Server {
+    pub child: Child,
+    pub addr: SocketAddr,
+    /// Every line it printed so far.
+    pub output: Arc<Mutex<Vec<String>>>,
+}
+
+impl Server {
+    /// Starts `uttt-server --addr 127.0.0.1:0 ARGS`, or `wrapper ... server`
+    /// through `sh -c` when a shell prefix is given (e.g. a `ulimit`).
+    pub fn start(args: &[&str]) -> Server {
+        Server::start_with(None, args)
+    }
+
+    pub fn start_with(shell_prefix: Option<&str>, args: &[&str]) -> Server {
+        let bin = env!("CARGO_BIN_EXE_uttt-server");
+        let mut command = match shell_prefix {
+            Some(prefix) => {
+                let mut c = Command::new("sh");
+                let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
+                c.arg("-c").arg(format!(
+                    "{prefix}; exec '{bin}' --addr 127.0.0.1:0 {}",
+                    quoted.join(" ")
+                ));
+                c
+            }
+            None => {
+                let mut c = Command::new(bin);
+                c.arg("--addr").arg("127.0.0.1:0").args(args);
+                c
+            }
+        };
+        let mut child = command
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start uttt-server");
+        let output = Arc::new(Mutex::new(Vec::new()));
+        let stdout = child.stdout.take().unwrap();
+        let stderr = child.stderr.take().unwrap();
+        for stream in [Box::new(stdout) as Box<dyn Read + Send>, Box::new(stderr)] {
+            let output = Arc::clone(&output);
+            std::thread::spawn(move || {
+                for line in BufReader::new(stream).lines().map_while(Result::ok) {
+                    output.lock().unwrap().push(line);
+                }
+            });
+        }
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let addr = loop {
+            let found = output.lock().unwrap().iter().find_map(|line| {
+                let rest = line.strip_prefix("uttt-server: serving http://")?;
+                rest.split('/').next()?.parse().ok()
+            });
+            if let Some(addr) = found {
+                break addr;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the server did not start: {:?}",
+                output.lock().unwrap()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        Server {
+            child,
+            addr,
+            output,
+        }
+    }
+
+    /// Sends `request` as is and returns everything the server answered
+    /// until it closed the connection (or 5 s passed).
+    pub fn raw(&self, request: &[u8]) -> String {
+        let mut stream = TcpStream::connect(self.addr).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        stream.write_all(request).unwrap();
+        let mut reply = Vec::new();
+        let _ = stream.read_to_end(&mut reply);
+        String::from_utf8_lossy(&reply).into_owned()
+    }
+
+    /// A GET of `path` with `headers` (each `Name: value`), connection closed after.
+    pub fn get(&self, path: &str, headers: &[&str]) -> String {
+        let mut request = format!("GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n");
+        for h in headers {
+            request.push_str(h);
+            request.push_str("\r\n");
+        }
+        request.push_str("\r\n");
+        self.raw(request.as_bytes())
+    }
+
+    pub fn lines(&self) -> Vec<String> {
+        self.output.lock().unwrap().clone()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A fresh folder under the system's temp folder.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("uttt-server-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A small site: an index page, a module, a wasm file.
+pub fn small_site(name: &str) -> PathBuf {
+    let dir = scratch(name);
+    std::fs::create_dir_all(dir.join("www")).unwrap();
+    std::fs::write(dir.join("index.html"), "<!doctype html><title>t</title>").unwrap();
+    std::fs::write(dir.join("www/main.js"), "export const x = 1;\n".repeat(200)).unwrap();
+    std::fs::write(dir.join("www/m.wasm"), [0u8, 97, 115, 109, 1, 0, 0, 0]).unwrap();
+    dir
+}
+
+/// The value of header `name` (any case) in a raw answer.
+pub fn header<'a>(reply: &'a str, name: &str) -> Option<&'a str> {
+    let head = reply.split("\r\n\r\n").next()?;
+    head.lines().find_map(|line| {
+        let (key, value) = line.split_once(':')?;
+        key.eq_ignore_ascii_case(name).then(|| value.trim())
+    })
+}
+
+pub fn repo_file(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(path)
+}
