@@ -11,8 +11,10 @@
 compile_error!("uttt-server needs panic = \"unwind\": build it with `--profile server`");
 
 pub mod config;
+pub mod game;
 pub mod http;
 pub mod listen;
+pub mod room;
 pub mod site;
 
 use std::sync::Arc;

@@ -1,0 +1,585 @@
+//! The online game's wire protocol, defined once for the server, the
+//! terminal client and the tests (the page speaks the same JSON; see
+//! `docs/protocol.md`).
+//!
+//! Every frame is one JSON text message with the protocol version `v` and
+//! a `type`. A client sends [`ClientMessage`]s, the server answers with
+//! [`ServerMessage`]s. [`read_client`] is the only way the server reads a
+//! frame: anything that is not exactly a known message of this version is
+//! an [`ErrorCode`], never a panic and never a guess.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+use serde::{Deserialize, Serialize};
+
+/// The protocol version every frame carries as `v`.
+pub const VERSION: u32 = 1;
+
+/// The largest frame either side accepts, in bytes.
+pub const MAX_FRAME_BYTES: usize = 4096;
+
+/// Clock presets offered by the page: (minutes, seconds added per move).
+pub const CLOCK_PRESETS: [(u32, u32); 4] = [(1, 1), (3, 2), (5, 0), (10, 5)];
+
+/// The game type of a room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// Ultimate tic-tac-toe.
+    Ultimate,
+    /// Classic 3x3 tic-tac-toe.
+    Classic,
+}
+
+/// The rule set of a room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RuleSet {
+    /// A full board without a line is a draw.
+    Standard,
+    /// A full board without a line goes to whoever won more small boards.
+    Tiebreak,
+}
+
+/// A side of the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    /// X, who moves first.
+    X,
+    /// O.
+    O,
+}
+
+impl Side {
+    /// The other side.
+    #[must_use]
+    pub const fn other(self) -> Side {
+        match self {
+            Side::X => Side::O,
+            Side::O => Side::X,
+        }
+    }
+}
+
+/// The side the room's creator asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ColourChoice {
+    /// X, who moves first.
+    X,
+    /// O.
+    O,
+    /// Drawn by the server.
+    Random,
+}
+
+/// A game clock: minutes for each side, and seconds added after each move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ClockSetting {
+    /// Minutes for each side at the start: 1 to 60.
+    pub minutes: u32,
+    /// Seconds added to a side's clock after each of its moves: 0 to 60.
+    pub increment: u32,
+}
+
+impl ClockSetting {
+    /// Whether the setting is within the limits the server accepts.
+    #[must_use]
+    pub fn is_valid(self) -> bool {
+        (1..=60).contains(&self.minutes) && self.increment <= 60
+    }
+}
+
+/// How a room is set up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct RoomOptions {
+    /// Ultimate or Classic.
+    pub kind: Kind,
+    /// Standard or tie-break (Classic always plays standard).
+    pub rules: RuleSet,
+    /// The creator's side.
+    pub colour: ColourChoice,
+    /// The clock, or none.
+    pub clock: Option<ClockSetting>,
+}
+
+/// A frame from a client. Variants without data are written `{}` so that
+/// `deny_unknown_fields` holds for them too (serde lets a unit variant of
+/// an internally tagged enum ignore extra fields).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase",
+    deny_unknown_fields
+)]
+pub enum ClientMessage {
+    /// Opens a new room with the sender in a seat.
+    Create {
+        /// How the room is set up.
+        options: RoomOptions,
+    },
+    /// Enters room `room`: back into a seat with its `token`, else into a
+    /// free seat, else as a spectator.
+    Join {
+        /// The room's code, from the invitation link.
+        room: String,
+        /// The seat token the server gave this client earlier, if any.
+        token: Option<String>,
+    },
+    /// Plays at `cell` of small board `board` (Classic: board 0), as the
+    /// `ply`-th move of the game (0-based), so a repeated or late frame can
+    /// never play twice.
+    Move {
+        /// The number of moves on the board before this one.
+        ply: u32,
+        /// The small board, 0-8 in reading order.
+        board: u8,
+        /// The cell, 0-8 in reading order.
+        cell: u8,
+    },
+    /// Gives up the game.
+    Resign {},
+    /// Offers a draw (or accepts the opponent's standing offer).
+    OfferDraw {},
+    /// Turns down the opponent's draw offer.
+    DeclineDraw {},
+    /// After a game: asks for another with colours swapped; it starts when
+    /// both players have asked.
+    Rematch {},
+    /// Leaves the room for good (a seat's player gives up a game in play).
+    Leave {},
+    /// Asks for a `pong` with the same `id` (clients measure round trips).
+    Ping {
+        /// Chosen by the client.
+        id: u32,
+    },
+}
+
+/// Why a frame was refused. Nothing changes on a refusal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ErrorCode {
+    /// Not a text frame, or larger than [`MAX_FRAME_BYTES`].
+    BadFrame,
+    /// Not JSON, or JSON that is not a known message.
+    BadMessage,
+    /// A protocol version this server does not speak.
+    BadVersion,
+    /// Room options out of range.
+    BadOptions,
+    /// A game message before `create` or `join`, or a second `join`.
+    NotInRoom,
+    /// No room has that code.
+    NoSuchRoom,
+    /// The token is not this room's.
+    BadToken,
+    /// A spectator tried to play.
+    NotAPlayer,
+    /// The other seat is still empty: no move before the opponent is here.
+    NoOpponent,
+    /// It is the other side's turn.
+    NotYourTurn,
+    /// The `ply` is not the number of moves on the board.
+    StaleMove,
+    /// The core refused the move; the message says why.
+    IllegalMove,
+    /// The game has ended.
+    GameOver,
+    /// The game is still being played (e.g. a rematch asked too early).
+    GameInPlay,
+    /// No draw offer to decline.
+    NoDrawOffer,
+    /// Too many frames, connections or rooms from this client.
+    RateLimited,
+    /// The server cannot take more rooms or connections now.
+    ServerFull,
+    /// The server failed; the room is unchanged.
+    ServerError,
+}
+
+/// Whether a seat's player is connected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Presence {
+    /// Nobody has taken the seat yet.
+    Empty,
+    /// Its player is connected.
+    Connected,
+    /// Its player dropped out and may come back.
+    Disconnected,
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EndReason {
+    /// The rules gave the game to the winner: three boards in a row, or
+    /// under tie-break more boards on a full board.
+    Won,
+    /// A full board without a winner.
+    Draw,
+    /// A player resigned (or left).
+    Resigned,
+    /// The players agreed a draw.
+    Agreed,
+    /// A clock ran out (or a player stayed away past the grace period).
+    Time,
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct GameResult {
+    /// The winner, or none for a draw.
+    pub winner: Option<Side>,
+    /// Why.
+    pub reason: EndReason,
+}
+
+/// The clocks as the server sees them at `serverTime`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ClockState {
+    /// X's time left, in milliseconds.
+    pub x_ms: u64,
+    /// O's time left, in milliseconds.
+    pub o_ms: u64,
+    /// The side whose clock is running, if any.
+    pub running: Option<Side>,
+}
+
+/// Everything a client draws of a room; sent whole after every change.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct RoomState {
+    /// The room's code.
+    pub room: String,
+    /// How it was set up.
+    pub options: RoomOptions,
+    /// Which game of the room this is: 1, then 2 after a rematch, ...
+    pub game_number: u32,
+    /// Who holds X in this game and who holds O, as seats 0 and 1: the
+    /// creator is seat 0. Colours swap at each rematch.
+    pub x_seat: u8,
+    /// The game record (`ultimate-standard:e5e4`), the core's notation.
+    pub record: String,
+    /// The side to move (also after the end: who would move next).
+    pub to_move: Side,
+    /// Whether X's and O's seats are taken and connected.
+    pub x: Presence,
+    /// O's seat.
+    pub o: Presence,
+    /// The clocks, when the room has one.
+    pub clock: Option<ClockState>,
+    /// The result, once the game has ended.
+    pub result: Option<GameResult>,
+    /// The side that offered a draw, while the offer stands.
+    pub draw_offer: Option<Side>,
+    /// The sides that asked for a rematch since the game ended.
+    pub rematch: Vec<Side>,
+    /// How many people are watching.
+    pub spectators: u32,
+}
+
+/// What a client is in a room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// Holds seat 0 (the creator's).
+    Seat0,
+    /// Holds seat 1.
+    Seat1,
+    /// Watches.
+    Spectator,
+}
+
+/// A frame from the server.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase",
+    deny_unknown_fields
+)]
+pub enum ServerMessage {
+    /// The client is in room `room` as `role`. `token` (a seat's secret,
+    /// sent only to that seat's own connection) lets it come back.
+    Joined {
+        /// The room's code.
+        room: String,
+        /// Seat or spectator.
+        role: Role,
+        /// The seat's token; `null` for spectators.
+        token: Option<String>,
+    },
+    /// The room as it is now, with the server's clock.
+    State {
+        /// The room.
+        state: RoomState,
+        /// The server's time in milliseconds since the Unix epoch, when the
+        /// state was sent: clients count down from it.
+        server_time: u64,
+    },
+    /// A refused frame; nothing changed.
+    Error {
+        /// Why, for programs.
+        code: ErrorCode,
+        /// Why, for people (English).
+        message: String,
+    },
+    /// The answer to a `ping`.
+    Pong {
+        /// The ping's id.
+        id: u32,
+    },
+}
+
+/// A frame as written on the wire: the message with the version.
+#[derive(Serialize)]
+struct Versioned<'a, T> {
+    v: u32,
+    #[serde(flatten)]
+    message: &'a T,
+}
+
+/// Writes `message` as a frame.
+#[must_use]
+pub fn write<T: Serialize>(message: &T) -> String {
+    // These types always serialise: no maps with non-string keys, no floats.
+    serde_json::to_string(&Versioned {
+        v: VERSION,
+        message,
+    })
+    .unwrap_or_default()
+}
+
+/// A frame that was refused, with the reason for the sender.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// Why, for programs.
+    pub code: ErrorCode,
+    /// Why, for people.
+    pub message: String,
+}
+
+impl Refusal {
+    /// A refusal with `code` and `message`.
+    #[must_use]
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Refusal {
+        Refusal {
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// The error frame that tells the sender.
+    #[must_use]
+    pub fn to_message(&self) -> ServerMessage {
+        ServerMessage::Error {
+            code: self.code,
+            message: self.message.clone(),
+        }
+    }
+}
+
+/// Reads one frame of type `T`: JSON text of at most [`MAX_FRAME_BYTES`],
+/// an object with `v` equal to [`VERSION`] and exactly the fields of one
+/// message.
+///
+/// # Errors
+/// `bad-frame`, `bad-message` or `bad-version`, with a sentence saying
+/// what was wrong.
+pub fn read<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, Refusal> {
+    if text.len() > MAX_FRAME_BYTES {
+        return Err(Refusal::new(
+            ErrorCode::BadFrame,
+            format!("a frame is at most {MAX_FRAME_BYTES} bytes"),
+        ));
+    }
+    let mut value: serde_json::Value = serde_json::from_str(text)
+        .map_err(|e| Refusal::new(ErrorCode::BadMessage, format!("not JSON: {e}")))?;
+    let object = value
+        .as_object_mut()
+        .ok_or_else(|| Refusal::new(ErrorCode::BadMessage, "a frame is a JSON object"))?;
+    match object.remove("v") {
+        Some(v) if v == VERSION => {}
+        Some(_) => {
+            return Err(Refusal::new(
+                ErrorCode::BadVersion,
+                format!("this server speaks protocol version {VERSION}"),
+            ))
+        }
+        None => {
+            return Err(Refusal::new(
+                ErrorCode::BadMessage,
+                "a frame needs the protocol version v",
+            ))
+        }
+    }
+    serde_json::from_value(value)
+        .map_err(|e| Refusal::new(ErrorCode::BadMessage, format!("not a message: {e}")))
+}
+
+/// Reads a client frame (the server's one way in).
+///
+/// # Errors
+/// As [`read`].
+pub fn read_client(text: &str) -> Result<ClientMessage, Refusal> {
+    read(text)
+}
+
+/// Reads a server frame (the clients' one way in).
+///
+/// # Errors
+/// As [`read`].
+pub fn read_server(text: &str) -> Result<ServerMessage, Refusal> {
+    read(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn client_messages_round_trip_with_the_version() {
+        let messages = [
+            ClientMessage::Create {
+                options: RoomOptions {
+                    kind: Kind::Ultimate,
+                    rules: RuleSet::Tiebreak,
+                    colour: ColourChoice::Random,
+                    clock: Some(ClockSetting {
+                        minutes: 3,
+                        increment: 2,
+                    }),
+                },
+            },
+            ClientMessage::Join {
+                room: "abc".into(),
+                token: None,
+            },
+            ClientMessage::Move {
+                ply: 0,
+                board: 4,
+                cell: 4,
+            },
+            ClientMessage::Resign {},
+            ClientMessage::OfferDraw {},
+            ClientMessage::DeclineDraw {},
+            ClientMessage::Rematch {},
+            ClientMessage::Leave {},
+            ClientMessage::Ping { id: 7 },
+        ];
+        for message in messages {
+            let text = write(&message);
+            assert!(text.starts_with("{\"v\":1,\"type\":"), "{text}");
+            assert_eq!(read_client(&text), Ok(message));
+        }
+        assert_eq!(
+            write(&ClientMessage::Move {
+                ply: 3,
+                board: 1,
+                cell: 2
+            }),
+            r#"{"v":1,"type":"move","ply":3,"board":1,"cell":2}"#
+        );
+    }
+
+    #[test]
+    fn refuses_anything_else_with_a_code() {
+        let cases = [
+            ("", ErrorCode::BadMessage),
+            ("not json", ErrorCode::BadMessage),
+            ("[1,2]", ErrorCode::BadMessage),
+            (r#"{"type":"resign"}"#, ErrorCode::BadMessage),
+            (r#"{"v":2,"type":"resign"}"#, ErrorCode::BadVersion),
+            (r#"{"v":"1","type":"resign"}"#, ErrorCode::BadVersion),
+            (r#"{"v":1,"type":"dance"}"#, ErrorCode::BadMessage),
+            (
+                r#"{"v":1,"type":"resign","extra":1}"#,
+                ErrorCode::BadMessage,
+            ),
+            (
+                r#"{"v":1,"type":"move","ply":0,"board":4}"#,
+                ErrorCode::BadMessage,
+            ),
+            (
+                r#"{"v":1,"type":"move","ply":-1,"board":4,"cell":4}"#,
+                ErrorCode::BadMessage,
+            ),
+            (
+                r#"{"v":1,"type":"move","ply":0,"board":400,"cell":4}"#,
+                ErrorCode::BadMessage,
+            ),
+            (
+                r#"{"v":1,"type":"move","ply":0.5,"board":4,"cell":4}"#,
+                ErrorCode::BadMessage,
+            ),
+            (r#"{"v":1,"type":"ping","id":1e99}"#, ErrorCode::BadMessage),
+        ];
+        for (text, code) in cases {
+            assert_eq!(read_client(text).map_err(|r| r.code), Err(code), "{text}");
+        }
+        let huge = format!(
+            r#"{{"v":1,"type":"join","room":"{}","token":null}}"#,
+            "a".repeat(5000)
+        );
+        assert_eq!(
+            read_client(&huge).map_err(|r| r.code),
+            Err(ErrorCode::BadFrame)
+        );
+        let deep = "[".repeat(3000);
+        assert_eq!(
+            read_client(&deep).map_err(|r| r.code),
+            Err(ErrorCode::BadMessage)
+        );
+    }
+
+    #[test]
+    fn server_messages_round_trip() {
+        let state = RoomState {
+            room: "r".into(),
+            options: RoomOptions {
+                kind: Kind::Classic,
+                rules: RuleSet::Standard,
+                colour: ColourChoice::X,
+                clock: None,
+            },
+            game_number: 1,
+            x_seat: 0,
+            record: "classic:b2".into(),
+            to_move: Side::O,
+            x: Presence::Connected,
+            o: Presence::Disconnected,
+            clock: Some(ClockState {
+                x_ms: 1,
+                o_ms: 2,
+                running: Some(Side::O),
+            }),
+            result: None,
+            draw_offer: Some(Side::X),
+            rematch: vec![],
+            spectators: 3,
+        };
+        for message in [
+            ServerMessage::Joined {
+                room: "r".into(),
+                role: Role::Seat1,
+                token: Some("t".into()),
+            },
+            ServerMessage::State {
+                state,
+                server_time: 5,
+            },
+            Refusal::new(ErrorCode::NotYourTurn, "wait").to_message(),
+            ServerMessage::Pong { id: 1 },
+        ] {
+            assert_eq!(read_server(&write(&message)), Ok(message));
+        }
+    }
+}

@@ -1,0 +1,664 @@
+//! A room: two seats, the spectators, the game, its clock and what the
+//! players have offered. Pure logic: time comes in as milliseconds since
+//! the Unix epoch, so the server's clock is the only truth and tests can
+//! set it. The game's rules are the core's ([`OnlineGame`]); the room adds
+//! only who may act and when.
+
+use uttt_core::Outcome;
+use uttt_protocol::{
+    ClientMessage, ClockState, ColourChoice, EndReason, ErrorCode, GameResult, Presence, Refusal,
+    Role, RoomOptions, RoomState, Side,
+};
+
+use crate::game::{side, OnlineGame};
+
+/// How long a player may stay away from a game with a clock before losing
+/// on time.
+pub const GRACE_MS: u64 = 60_000;
+
+/// A seat's holder.
+#[derive(Clone, Debug)]
+pub struct Seat {
+    /// The secret that proves a connection holds this seat.
+    pub token: String,
+    /// Open connections holding it.
+    connections: u32,
+    /// Since when nobody has held it, while nobody does.
+    away_since: Option<u64>,
+}
+
+/// The two clocks of a game with a clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// Milliseconds left for X and for O, as of `since`.
+    pub left: [u64; 2],
+    /// Milliseconds added after each move.
+    pub increment: u64,
+    /// When the side to move's clock started running, while it runs.
+    pub since: Option<u64>,
+}
+
+/// The index of a side in per-side arrays.
+const fn index(side: Side) -> usize {
+    match side {
+        Side::X => 0,
+        Side::O => 1,
+    }
+}
+
+impl Clock {
+    /// The time `side` has left at `now`, if it is running.
+    fn left_at(&self, side: Side, running: Option<Side>, now: u64) -> u64 {
+        let left = self.left[index(side)];
+        match (running, self.since) {
+            (Some(r), Some(since)) if r == side => left.saturating_sub(now.saturating_sub(since)),
+            _ => left,
+        }
+    }
+}
+
+/// A room and its current game.
+#[derive(Clone, Debug)]
+pub struct Room {
+    /// The room's code, from the invitation link.
+    pub code: String,
+    /// How it was set up.
+    pub options: RoomOptions,
+    /// Seat 0 (the creator's) and seat 1.
+    pub seats: [Option<Seat>; 2],
+    /// 1 for the first game, one more after each rematch.
+    pub game_number: u32,
+    /// The seat that plays X in this game.
+    pub x_seat: u8,
+    /// The game, as the core plays it.
+    pub game: OnlineGame,
+    /// The clocks, when the room has them.
+    pub clock: Option<Clock>,
+    /// How the game ended, once it has.
+    pub result: Option<GameResult>,
+    /// The side whose draw offer stands.
+    pub draw_offer: Option<Side>,
+    /// Which seats asked for a rematch.
+    pub rematch: [bool; 2],
+    /// Connections watching.
+    pub spectators: u32,
+}
+
+/// Constant-time comparison of two tokens, so answer times say nothing
+/// about how much of a guess was right.
+fn same_token(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
+}
+
+fn refuse(code: ErrorCode, message: &str) -> Refusal {
+    Refusal::new(code, message)
+}
+
+impl Room {
+    /// A new room with its creator in seat 0, holding `token`. `coin` picks
+    /// the creator's side when the options ask for a random one.
+    #[must_use]
+    pub fn new(code: String, options: RoomOptions, token: String, coin: bool) -> Room {
+        let x_seat = match options.colour {
+            ColourChoice::X => 0,
+            ColourChoice::O => 1,
+            ColourChoice::Random => u8::from(coin),
+        };
+        Room {
+            code,
+            options,
+            seats: [
+                Some(Seat {
+                    token,
+                    connections: 1,
+                    away_since: None,
+                }),
+                None,
+            ],
+            game_number: 1,
+            x_seat,
+            game: OnlineGame::new(options.kind, options.rules),
+            clock: new_clock(&options),
+            result: None,
+            draw_offer: None,
+            rematch: [false; 2],
+            spectators: 0,
+        }
+    }
+
+    /// The side seat `seat` plays in this game.
+    #[must_use]
+    pub fn side_of(&self, seat: u8) -> Side {
+        if seat == self.x_seat {
+            Side::X
+        } else {
+            Side::O
+        }
+    }
+
+    fn both_seated(&self) -> bool {
+        self.seats.iter().all(Option::is_some)
+    }
+
+    fn in_play(&self) -> bool {
+        self.result.is_none()
+    }
+
+    /// The side whose clock runs: the side to move, while both seats are
+    /// taken and the game is on.
+    fn running(&self) -> Option<Side> {
+        (self.clock.is_some() && self.both_seated() && self.in_play()).then(|| self.game.to_move())
+    }
+
+    /// A connection enters: with `token`, back into that seat; without,
+    /// into the free seat (its token made by `new_token`), else to watch.
+    ///
+    /// # Errors
+    /// `bad-token` when `token` is no seat's.
+    pub fn join(
+        &mut self,
+        token: Option<&str>,
+        new_token: impl FnOnce() -> String,
+        now: u64,
+    ) -> Result<(Role, Option<String>), Refusal> {
+        self.settle(now);
+        if let Some(token) = token {
+            let seat = self
+                .seats
+                .iter()
+                .position(|s| s.as_ref().is_some_and(|s| same_token(&s.token, token)))
+                .ok_or_else(|| {
+                    refuse(ErrorCode::BadToken, "that token holds no seat in this room")
+                })?;
+            if let Some(s) = self.seats[seat].as_mut() {
+                s.connections += 1;
+                s.away_since = None;
+            }
+            return Ok((seat_role(seat), Some(token.to_string())));
+        }
+        if self.seats[1].is_none() {
+            let token = new_token();
+            self.seats[1] = Some(Seat {
+                token: token.clone(),
+                connections: 1,
+                away_since: None,
+            });
+            // Both seats taken: the first game's clock starts.
+            if let Some(clock) = self.clock.as_mut() {
+                clock.since = Some(now);
+            }
+            return Ok((Role::Seat1, Some(token)));
+        }
+        self.spectators += 1;
+        Ok((Role::Spectator, None))
+    }
+
+    /// A connection in `role` has gone.
+    pub fn disconnect(&mut self, role: Role, now: u64) {
+        self.settle(now);
+        match role {
+            Role::Spectator => self.spectators = self.spectators.saturating_sub(1),
+            Role::Seat0 | Role::Seat1 => {
+                let seat = usize::from(role == Role::Seat1);
+                if let Some(s) = self.seats[seat].as_mut() {
+                    s.connections = s.connections.saturating_sub(1);
+                    if s.connections == 0 {
+                        s.away_since = Some(now);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Ends the game if a clock has run out or a player stayed away past
+    /// the grace period. Returns whether anything changed.
+    pub fn settle(&mut self, now: u64) -> bool {
+        if !self.in_play() || !self.both_seated() {
+            return false;
+        }
+        let Some(clock) = self.clock else {
+            return false;
+        };
+        let running = self.running();
+        if let Some(side) = running {
+            if clock.left_at(side, running, now) == 0 {
+                self.end(Some(side.other()), EndReason::Time, now);
+                return true;
+            }
+        }
+        for seat in 0..2u8 {
+            let away = self.seats[usize::from(seat)]
+                .as_ref()
+                .and_then(|s| s.away_since);
+            if away.is_some_and(|since| now.saturating_sub(since) >= GRACE_MS) {
+                let side = self.side_of(seat);
+                self.end(Some(side.other()), EndReason::Time, now);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// When [`Room::settle`] next has something to do, if ever.
+    #[must_use]
+    pub fn next_deadline(&self) -> Option<u64> {
+        if !self.in_play() || !self.both_seated() {
+            return None;
+        }
+        let clock = self.clock?;
+        let flag = self
+            .running()
+            .and_then(|side| Some(clock.since? + clock.left[index(side)]));
+        let away = self
+            .seats
+            .iter()
+            .filter_map(|s| s.as_ref()?.away_since.map(|t| t + GRACE_MS))
+            .min();
+        [flag, away].into_iter().flatten().min()
+    }
+
+    /// Stops the clock and records the result.
+    fn end(&mut self, winner: Option<Side>, reason: EndReason, now: u64) {
+        self.stop_clock(now);
+        self.result = Some(GameResult { winner, reason });
+        self.draw_offer = None;
+    }
+
+    /// Charges the running side for its time so far and stops its clock.
+    fn stop_clock(&mut self, now: u64) {
+        let running = self.running();
+        if let (Some(side), Some(clock)) = (running, self.clock.as_mut()) {
+            clock.left[index(side)] = clock.left_at(side, running, now);
+            clock.since = None;
+        }
+    }
+
+    /// What seat `seat`'s player asks for.
+    ///
+    /// # Errors
+    /// Why it is refused; nothing changes then.
+    pub fn act(&mut self, seat: u8, message: &ClientMessage, now: u64) -> Result<(), Refusal> {
+        self.settle(now);
+        let me = self.side_of(seat);
+        match *message {
+            ClientMessage::Move { ply, board, cell } => self.play(me, ply, board, cell, now),
+            ClientMessage::Resign {} => {
+                self.must_be_in_play()?;
+                if !self.both_seated() {
+                    return Err(refuse(
+                        ErrorCode::NoOpponent,
+                        "your opponent has not joined yet",
+                    ));
+                }
+                self.end(Some(me.other()), EndReason::Resigned, now);
+                Ok(())
+            }
+            // Leaving a game in play gives it up; leaving otherwise changes
+            // nothing here (the connection goes).
+            ClientMessage::Leave {} => {
+                if self.in_play() && self.both_seated() {
+                    self.end(Some(me.other()), EndReason::Resigned, now);
+                }
+                Ok(())
+            }
+            ClientMessage::OfferDraw {} => {
+                self.must_be_in_play()?;
+                if !self.both_seated() {
+                    return Err(refuse(
+                        ErrorCode::NoOpponent,
+                        "your opponent has not joined yet",
+                    ));
+                }
+                if self.draw_offer == Some(me.other()) {
+                    self.end(None, EndReason::Agreed, now);
+                } else {
+                    self.draw_offer = Some(me);
+                }
+                Ok(())
+            }
+            ClientMessage::DeclineDraw {} => {
+                self.must_be_in_play()?;
+                if self.draw_offer != Some(me.other()) {
+                    return Err(refuse(
+                        ErrorCode::NoDrawOffer,
+                        "there is no draw offer to decline",
+                    ));
+                }
+                self.draw_offer = None;
+                Ok(())
+            }
+            ClientMessage::Rematch {} => self.ask_rematch(seat, now),
+            ClientMessage::Create { .. } | ClientMessage::Join { .. } => Err(refuse(
+                ErrorCode::NotInRoom,
+                "this connection is already in a room",
+            )),
+            // Answered by the connection itself.
+            ClientMessage::Ping { .. } => Ok(()),
+        }
+    }
+
+    fn must_be_in_play(&self) -> Result<(), Refusal> {
+        if self.in_play() {
+            Ok(())
+        } else {
+            Err(refuse(ErrorCode::GameOver, "the game is over"))
+        }
+    }
+
+    fn play(&mut self, me: Side, ply: u32, board: u8, cell: u8, now: u64) -> Result<(), Refusal> {
+        self.must_be_in_play()?;
+        if !self.both_seated() {
+            return Err(refuse(
+                ErrorCode::NoOpponent,
+                "your opponent has not joined yet",
+            ));
+        }
+        if self.game.to_move() != me {
+            return Err(refuse(ErrorCode::NotYourTurn, "it is your opponent's turn"));
+        }
+        if ply != self.game.ply() {
+            return Err(Refusal::new(
+                ErrorCode::StaleMove,
+                format!(
+                    "that move was for ply {ply}; the game is at ply {}",
+                    self.game.ply()
+                ),
+            ));
+        }
+        self.game
+            .play(board, cell)
+            .map_err(|reason| Refusal::new(ErrorCode::IllegalMove, reason.to_string()))?;
+        if let Some(clock) = self.clock.as_mut() {
+            let spent = now.saturating_sub(clock.since.unwrap_or(now));
+            let left = clock.left[index(me)].saturating_sub(spent);
+            clock.left[index(me)] = left + clock.increment;
+            clock.since = Some(now);
+        }
+        self.draw_offer = None;
+        if let Some(outcome) = self.game.outcome() {
+            let (winner, reason) = match outcome {
+                Outcome::Win(player) => (Some(side(player)), EndReason::Won),
+                Outcome::Draw => (None, EndReason::Draw),
+            };
+            self.end(winner, reason, now);
+        }
+        Ok(())
+    }
+
+    fn ask_rematch(&mut self, seat: u8, now: u64) -> Result<(), Refusal> {
+        if self.in_play() {
+            return Err(refuse(
+                ErrorCode::GameInPlay,
+                "the game is still being played",
+            ));
+        }
+        self.rematch[usize::from(seat)] = true;
+        if self.rematch == [true, true] {
+            self.game_number += 1;
+            self.x_seat ^= 1;
+            self.game = OnlineGame::new(self.options.kind, self.options.rules);
+            self.clock = new_clock(&self.options);
+            if let Some(clock) = self.clock.as_mut() {
+                clock.since = Some(now);
+            }
+            self.result = None;
+            self.draw_offer = None;
+            self.rematch = [false; 2];
+        }
+        Ok(())
+    }
+
+    /// The room as clients see it at `now`.
+    #[must_use]
+    pub fn state(&self, now: u64) -> RoomState {
+        let presence = |side: Side| {
+            let seat = if side == Side::X {
+                self.x_seat
+            } else {
+                self.x_seat ^ 1
+            };
+            match &self.seats[usize::from(seat)] {
+                None => Presence::Empty,
+                Some(s) if s.connections > 0 => Presence::Connected,
+                Some(_) => Presence::Disconnected,
+            }
+        };
+        let running = self.running();
+        RoomState {
+            room: self.code.clone(),
+            options: self.options,
+            game_number: self.game_number,
+            x_seat: self.x_seat,
+            record: self.game.record(),
+            to_move: self.game.to_move(),
+            x: presence(Side::X),
+            o: presence(Side::O),
+            clock: self.clock.map(|c| ClockState {
+                x_ms: c.left_at(Side::X, running, now),
+                o_ms: c.left_at(Side::O, running, now),
+                running,
+            }),
+            result: self.result,
+            draw_offer: self.draw_offer,
+            rematch: [0u8, 1]
+                .into_iter()
+                .filter(|&s| self.rematch[usize::from(s)])
+                .map(|s| self.side_of(s))
+                .collect(),
+            spectators: self.spectators,
+        }
+    }
+}
+
+fn seat_role(seat: usize) -> Role {
+    if seat == 0 {
+        Role::Seat0
+    } else {
+        Role::Seat1
+    }
+}
+
+fn new_clock(options: &RoomOptions) -> Option<Clock> {
+    options.clock.map(|c| Clock {
+        left: [u64::from(c.minutes) * 60_000; 2],
+        increment: u64::from(c.increment) * 1000,
+        since: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use uttt_protocol::{ClockSetting, Kind, RuleSet};
+
+    fn options(clock: Option<(u32, u32)>) -> RoomOptions {
+        RoomOptions {
+            kind: Kind::Classic,
+            rules: RuleSet::Standard,
+            colour: ColourChoice::X,
+            clock: clock.map(|(minutes, increment)| ClockSetting { minutes, increment }),
+        }
+    }
+
+    fn mv(ply: u32, cell: u8) -> ClientMessage {
+        ClientMessage::Move {
+            ply,
+            board: 0,
+            cell,
+        }
+    }
+
+    fn seated(clock: Option<(u32, u32)>) -> Room {
+        let mut room = Room::new("r".into(), options(clock), "t0".into(), false);
+        let (role, token) = room.join(None, || "t1".into(), 1000).unwrap();
+        assert_eq!((role, token.as_deref()), (Role::Seat1, Some("t1")));
+        room
+    }
+
+    fn code(r: Result<(), Refusal>) -> ErrorCode {
+        r.unwrap_err().code
+    }
+
+    #[test]
+    fn seats_then_spectators_and_tokens() {
+        let mut room = seated(None);
+        assert_eq!(
+            room.join(None, || unreachable!(), 0).unwrap().0,
+            Role::Spectator
+        );
+        assert_eq!(
+            room.join(Some("t1"), || unreachable!(), 0).unwrap().0,
+            Role::Seat1
+        );
+        assert_eq!(
+            room.join(Some("t9"), || unreachable!(), 0)
+                .unwrap_err()
+                .code,
+            ErrorCode::BadToken
+        );
+        assert_eq!(
+            room.join(Some("t"), || unreachable!(), 0).unwrap_err().code,
+            ErrorCode::BadToken
+        );
+        assert_eq!(room.state(0).spectators, 1);
+    }
+
+    #[test]
+    fn only_the_side_to_move_plays_each_ply_once() {
+        let mut room = Room::new("r".into(), options(None), "t0".into(), false);
+        assert_eq!(code(room.act(0, &mv(0, 4), 0)), ErrorCode::NoOpponent);
+        room.join(None, || "t1".into(), 0).unwrap();
+        assert_eq!(code(room.act(1, &mv(0, 4), 0)), ErrorCode::NotYourTurn);
+        room.act(0, &mv(0, 4), 0).unwrap();
+        // The same frame again is stale, not a second move.
+        assert_eq!(code(room.act(0, &mv(0, 4), 0)), ErrorCode::NotYourTurn);
+        assert_eq!(code(room.act(1, &mv(0, 4), 0)), ErrorCode::StaleMove);
+        assert_eq!(code(room.act(1, &mv(1, 4), 0)), ErrorCode::IllegalMove);
+        assert_eq!(room.state(0).record, "classic:b2");
+        for (ply, seat, cell) in [(1, 1, 0), (2, 0, 1), (3, 1, 2), (4, 0, 7)] {
+            room.act(seat, &mv(ply, cell), 0).unwrap();
+        }
+        let state = room.state(0);
+        assert_eq!(
+            state.result,
+            Some(GameResult {
+                winner: Some(Side::X),
+                reason: EndReason::Won
+            })
+        );
+        assert_eq!(code(room.act(1, &mv(5, 8), 0)), ErrorCode::GameOver);
+    }
+
+    #[test]
+    fn resign_draw_offers_and_rematch_with_colours_swapped() {
+        let mut room = seated(None);
+        assert_eq!(
+            code(room.act(1, &ClientMessage::DeclineDraw {}, 0)),
+            ErrorCode::NoDrawOffer
+        );
+        room.act(0, &ClientMessage::OfferDraw {}, 0).unwrap();
+        assert_eq!(room.state(0).draw_offer, Some(Side::X));
+        room.act(1, &ClientMessage::DeclineDraw {}, 0).unwrap();
+        assert_eq!(room.state(0).draw_offer, None);
+        room.act(0, &ClientMessage::OfferDraw {}, 0).unwrap();
+        // A move by the other side withdraws the offer.
+        room.act(0, &mv(0, 4), 0).unwrap();
+        room.act(1, &mv(1, 0), 0).unwrap();
+        assert_eq!(room.state(0).draw_offer, None);
+        room.act(1, &ClientMessage::OfferDraw {}, 0).unwrap();
+        room.act(0, &ClientMessage::OfferDraw {}, 0).unwrap();
+        assert_eq!(
+            room.state(0).result,
+            Some(GameResult {
+                winner: None,
+                reason: EndReason::Agreed
+            })
+        );
+
+        assert_eq!(
+            code(room.act(0, &ClientMessage::Resign {}, 0)),
+            ErrorCode::GameOver
+        );
+        room.act(0, &ClientMessage::Rematch {}, 0).unwrap();
+        assert_eq!(room.state(0).rematch, vec![Side::X]);
+        room.act(1, &ClientMessage::Rematch {}, 0).unwrap();
+        let state = room.state(0);
+        assert_eq!(
+            (state.game_number, state.x_seat, state.record.as_str()),
+            (2, 1, "classic:")
+        );
+        assert_eq!(room.side_of(1), Side::X);
+        assert_eq!(
+            code(room.act(0, &ClientMessage::Rematch {}, 0)),
+            ErrorCode::GameInPlay
+        );
+        room.act(0, &ClientMessage::Resign {}, 0).unwrap();
+        assert_eq!(
+            room.state(0).result,
+            Some(GameResult {
+                winner: Some(Side::X),
+                reason: EndReason::Resigned
+            })
+        );
+    }
+
+    #[test]
+    fn clocks_run_for_the_side_to_move_with_increment_and_flag() {
+        // 1 minute + 1 second; seat 1 joined at t = 1000.
+        let mut room = seated(Some((1, 1)));
+        let clock = room.state(11_000).clock.unwrap();
+        assert_eq!(
+            (clock.x_ms, clock.o_ms, clock.running),
+            (50_000, 60_000, Some(Side::X))
+        );
+        room.act(0, &mv(0, 4), 11_000).unwrap();
+        let clock = room.state(11_000).clock.unwrap();
+        assert_eq!(
+            (clock.x_ms, clock.o_ms, clock.running),
+            (51_000, 60_000, Some(Side::O))
+        );
+        assert_eq!(room.next_deadline(), Some(71_000));
+        assert!(!room.settle(70_999));
+        // A move after the flag fell is refused: the game was lost on time.
+        assert_eq!(code(room.act(1, &mv(1, 0), 71_000)), ErrorCode::GameOver);
+        let state = room.state(80_000);
+        assert_eq!(
+            state.result,
+            Some(GameResult {
+                winner: Some(Side::X),
+                reason: EndReason::Time
+            })
+        );
+        assert_eq!(state.clock.unwrap().o_ms, 0);
+        assert_eq!(state.clock.unwrap().running, None);
+    }
+
+    #[test]
+    fn a_player_away_past_the_grace_period_loses_only_with_a_clock() {
+        let mut room = seated(Some((10, 0)));
+        room.disconnect(Role::Seat1, 2000);
+        assert_eq!(room.state(2000).o, Presence::Disconnected);
+        assert_eq!(room.next_deadline(), Some(2000 + GRACE_MS));
+        // Back in time: nothing happens.
+        room.join(Some("t1"), || unreachable!(), 3000).unwrap();
+        assert_eq!(room.state(3000).o, Presence::Connected);
+        room.disconnect(Role::Seat1, 4000);
+        assert!(room.settle(4000 + GRACE_MS));
+        assert_eq!(
+            room.state(0).result,
+            Some(GameResult {
+                winner: Some(Side::X),
+                reason: EndReason::Time
+            })
+        );
+
+        let mut untimed = seated(None);
+        untimed.disconnect(Role::Seat1, 0);
+        assert!(!untimed.settle(10 * GRACE_MS));
+        assert_eq!(untimed.next_deadline(), None);
+    }
+}
