@@ -19,8 +19,9 @@ pub const VERSION: u32 = 1;
 /// The largest frame either side accepts, in bytes.
 pub const MAX_FRAME_BYTES: usize = 4096;
 
-/// Clock presets offered by the page: (minutes, seconds added per move).
-pub const CLOCK_PRESETS: [(u32, u32); 4] = [(1, 1), (3, 2), (5, 0), (10, 5)];
+/// Clock presets offered by the page: (seconds at the start, seconds
+/// added per move): 1+1, 3+2, 5+0 and 10+5 in minutes + seconds.
+pub const CLOCK_PRESETS: [(u32, u32); 4] = [(60, 1), (180, 2), (300, 0), (600, 5)];
 
 /// The game type of a room.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -75,13 +76,14 @@ pub enum ColourChoice {
     Random,
 }
 
-/// A game clock: minutes for each side, and seconds added after each move.
+/// A game clock: seconds for each side at the start, and seconds added to
+/// a side's clock after each of its moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ClockSetting {
-    /// Minutes for each side at the start: 1 to 60.
-    pub minutes: u32,
-    /// Seconds added to a side's clock after each of its moves: 0 to 60.
+    /// Seconds for each side at the start: 10 to 3600.
+    pub initial: u32,
+    /// Seconds added after each move: 0 to 60.
     pub increment: u32,
 }
 
@@ -89,7 +91,7 @@ impl ClockSetting {
     /// Whether the setting is within the limits the server accepts.
     #[must_use]
     pub fn is_valid(self) -> bool {
-        (1..=60).contains(&self.minutes) && self.increment <= 60
+        (10..=3600).contains(&self.initial) && self.increment <= 60
     }
 }
 
@@ -454,7 +456,7 @@ mod tests {
                     rules: RuleSet::Tiebreak,
                     colour: ColourChoice::Random,
                     clock: Some(ClockSetting {
-                        minutes: 3,
+                        initial: 180,
                         increment: 2,
                     }),
                 },

@@ -26,6 +26,14 @@ pub struct Config {
     pub max_connections_per_address: usize,
     /// How long a client may take to send a request's head.
     pub header_timeout: Duration,
+    /// Rooms open at most.
+    pub max_rooms: usize,
+    /// Rooms one client address may create per minute.
+    pub rooms_per_address_per_minute: u32,
+    /// Origins besides the server's own whose pages may play here.
+    pub allowed_origins: Vec<String>,
+    /// How long a player may be away from a timed game before losing.
+    pub grace_ms: u64,
 }
 
 impl Default for Config {
@@ -39,6 +47,10 @@ impl Default for Config {
             max_connections: 10_000,
             max_connections_per_address: 64,
             header_timeout: Duration::from_secs(10),
+            max_rooms: 10_000,
+            rooms_per_address_per_minute: 20,
+            allowed_origins: Vec::new(),
+            grace_ms: crate::room::GRACE_MS,
         }
     }
 }
@@ -57,6 +69,10 @@ usage: uttt-server [options]
   --max-connections-per-address N
                                 open connections at most from one address (default 64)
   --header-timeout-ms N         time to send a request head (default 10000)
+  --max-rooms N                 rooms open at most (default 10000)
+  --rooms-per-address N         rooms one address may create per minute (default 20)
+  --allow-origin URL            also accept game connections from pages of URL (repeatable)
+  --grace-ms N                  how long a player may be away from a timed game (default 60000)
 ";
 
 impl Config {
@@ -103,6 +119,17 @@ impl Config {
                     let ms = count(flag, &value("a number of milliseconds")?)?;
                     config.header_timeout = Duration::from_millis(ms as u64);
                 }
+                "--max-rooms" => config.max_rooms = count(flag, &value("a number")?)?,
+                "--rooms-per-address" => {
+                    let n = count(flag, &value("a number")?)?;
+                    config.rooms_per_address_per_minute = u32::try_from(n).unwrap_or(u32::MAX);
+                }
+                "--grace-ms" => {
+                    config.grace_ms = count(flag, &value("a number of milliseconds")?)? as u64
+                }
+                "--allow-origin" => config
+                    .allowed_origins
+                    .push(value("an origin such as https://example.org")?),
                 other => return Err(format!("unknown argument `{other}` (see --help)")),
             }
         }

@@ -11,6 +11,7 @@ use axum::http::header::{self, HeaderName, HeaderValue};
 use axum::http::{Method, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
+use axum::routing::get;
 use axum::Router;
 use tower::ServiceExt;
 use tower_http::compression::CompressionLayer;
@@ -18,7 +19,9 @@ use tower_http::services::ServeFile;
 use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::config::Config;
+use crate::hub::{Hub, RoomLimits};
 use crate::site::{self, Route};
+use crate::ws;
 
 /// The page's own Content-Security-Policy (its `<meta>` in index.html)
 /// plus what only a header can say: no page may frame the game.
@@ -26,7 +29,34 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'
 worker-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; \
 manifest-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-/// What the handlers share.
+/// What the handlers share: the site and the rooms.
+pub struct App {
+    /// The static files.
+    pub site: Site,
+    /// The open rooms.
+    pub hub: Arc<Hub>,
+    /// Origins besides this server's own whose pages may open a game
+    /// connection.
+    pub allowed_origins: Vec<String>,
+}
+
+impl App {
+    /// The application `config` describes, with no rooms yet.
+    #[must_use]
+    pub fn new(config: &Config) -> App {
+        App {
+            site: Site::new(config),
+            hub: Arc::new(Hub::new(RoomLimits {
+                max_rooms: config.max_rooms,
+                rooms_per_address_per_minute: config.rooms_per_address_per_minute,
+                grace_ms: config.grace_ms,
+            })),
+            allowed_origins: config.allowed_origins.clone(),
+        }
+    }
+}
+
+/// The static site's settings.
 #[derive(Debug)]
 pub struct Site {
     root: PathBuf,
@@ -48,8 +78,10 @@ impl Site {
     }
 }
 
-/// The whole HTTP application.
-pub fn router(site: Arc<Site>) -> Router {
+/// The whole HTTP application: the game's WebSocket at `/ws` (and under
+/// the site's prefix, where a page's relative URL leads), the site for the
+/// rest.
+pub fn router(app: Arc<App>) -> Router {
     let headers = [
         (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
         (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
@@ -60,9 +92,13 @@ pub fn router(site: Arc<Site>) -> Router {
             "same-origin",
         ),
     ];
-    let mut app = Router::new()
+    let mut routes = Router::new().route("/ws", get(ws::upgrade));
+    if app.site.prefix != "/" {
+        routes = routes.route(&format!("{}ws", app.site.prefix), get(ws::upgrade));
+    }
+    let mut router = routes
         .fallback(static_file)
-        .with_state(Arc::clone(&site))
+        .with_state(Arc::clone(&app))
         // Nothing here is named by its content, so every answer is
         // revalidated (Last-Modified makes that a cheap 304); the service
         // worker keeps the game playable offline.
@@ -72,13 +108,14 @@ pub fn router(site: Arc<Site>) -> Router {
         ))
         .layer(CompressionLayer::new());
     for (name, value) in headers {
-        app = app.layer(SetResponseHeaderLayer::overriding(
+        router = router.layer(SetResponseHeaderLayer::overriding(
             name,
             HeaderValue::from_static(value),
         ));
     }
-    app.layer(middleware::map_response(with_charset))
-        .layer(middleware::from_fn_with_state(site, log_request))
+    router
+        .layer(middleware::map_response(with_charset))
+        .layer(middleware::from_fn_with_state(app, log_request))
 }
 
 /// Names UTF-8 on text answers that lack a charset (every text file of the
@@ -98,7 +135,8 @@ async fn with_charset(mut response: Response) -> Response {
 }
 
 /// GET or HEAD of a file of the site.
-async fn static_file(State(site): State<Arc<Site>>, request: Request) -> Response {
+async fn static_file(State(app): State<Arc<App>>, request: Request) -> Response {
+    let site = &app.site;
     if request.method() != Method::GET && request.method() != Method::HEAD {
         return (
             StatusCode::METHOD_NOT_ALLOWED,
@@ -135,8 +173,8 @@ fn not_found() -> Response {
 }
 
 /// Prints `status method path` for each request when logging is on.
-async fn log_request(State(site): State<Arc<Site>>, request: Request, next: Next) -> Response {
-    if !site.log {
+async fn log_request(State(app): State<Arc<App>>, request: Request, next: Next) -> Response {
+    if !app.site.log {
         return next.run(request).await;
     }
     let line = format!(

@@ -1,5 +1,5 @@
-//! The game server: the static site over HTTP and, as it grows, online
-//! games in rooms over WebSocket. `main.rs` reads the command line and
+//! The game server: the static site over HTTP and online games in rooms
+//! over WebSocket (`/ws`, protocol in `uttt-protocol`). `main.rs` reads the command line and
 //! calls [`run`].
 
 #![forbid(unsafe_code)]
@@ -13,9 +13,11 @@ compile_error!("uttt-server needs panic = \"unwind\": build it with `--profile s
 pub mod config;
 pub mod game;
 pub mod http;
+pub mod hub;
 pub mod listen;
 pub mod room;
 pub mod site;
+pub mod ws;
 
 use std::sync::Arc;
 
@@ -34,7 +36,7 @@ pub async fn run(config: Config) -> Result<(), String> {
     let addr = listener
         .local_addr()
         .map_err(|e| format!("cannot read the address: {e}"))?;
-    let app = http::router(Arc::new(http::Site::new(&config)));
+    let app = http::router(Arc::new(http::App::new(&config)));
     println!("uttt-server: serving http://{addr}{}", config.prefix);
     listen::serve(listener, app, &config).await;
     Ok(())

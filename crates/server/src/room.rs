@@ -13,7 +13,7 @@ use uttt_protocol::{
 use crate::game::{side, OnlineGame};
 
 /// How long a player may stay away from a game with a clock before losing
-/// on time.
+/// on time, unless the server is told otherwise (`--grace-ms`).
 pub const GRACE_MS: u64 = 60_000;
 
 /// A seat's holder.
@@ -82,6 +82,8 @@ pub struct Room {
     pub rematch: [bool; 2],
     /// Connections watching.
     pub spectators: u32,
+    /// How long a seat's player may be away from a timed game.
+    pub grace_ms: u64,
 }
 
 /// Constant-time comparison of two tokens, so answer times say nothing
@@ -127,6 +129,7 @@ impl Room {
             draw_offer: None,
             rematch: [false; 2],
             spectators: 0,
+            grace_ms: GRACE_MS,
         }
     }
 
@@ -234,7 +237,7 @@ impl Room {
             let away = self.seats[usize::from(seat)]
                 .as_ref()
                 .and_then(|s| s.away_since);
-            if away.is_some_and(|since| now.saturating_sub(since) >= GRACE_MS) {
+            if away.is_some_and(|since| now.saturating_sub(since) >= self.grace_ms) {
                 let side = self.side_of(seat);
                 self.end(Some(side.other()), EndReason::Time, now);
                 return true;
@@ -256,7 +259,7 @@ impl Room {
         let away = self
             .seats
             .iter()
-            .filter_map(|s| s.as_ref()?.away_since.map(|t| t + GRACE_MS))
+            .filter_map(|s| s.as_ref()?.away_since.map(|t| t + self.grace_ms))
             .min();
         [flag, away].into_iter().flatten().min()
     }
@@ -464,7 +467,7 @@ fn seat_role(seat: usize) -> Role {
 
 fn new_clock(options: &RoomOptions) -> Option<Clock> {
     options.clock.map(|c| Clock {
-        left: [u64::from(c.minutes) * 60_000; 2],
+        left: [u64::from(c.initial) * 1000; 2],
         increment: u64::from(c.increment) * 1000,
         since: None,
     })
@@ -480,7 +483,7 @@ mod tests {
             kind: Kind::Classic,
             rules: RuleSet::Standard,
             colour: ColourChoice::X,
-            clock: clock.map(|(minutes, increment)| ClockSetting { minutes, increment }),
+            clock: clock.map(|(initial, increment)| ClockSetting { initial, increment }),
         }
     }
 
@@ -609,7 +612,7 @@ mod tests {
     #[test]
     fn clocks_run_for_the_side_to_move_with_increment_and_flag() {
         // 1 minute + 1 second; seat 1 joined at t = 1000.
-        let mut room = seated(Some((1, 1)));
+        let mut room = seated(Some((60, 1)));
         let clock = room.state(11_000).clock.unwrap();
         assert_eq!(
             (clock.x_ms, clock.o_ms, clock.running),
@@ -639,7 +642,7 @@ mod tests {
 
     #[test]
     fn a_player_away_past_the_grace_period_loses_only_with_a_clock() {
-        let mut room = seated(Some((10, 0)));
+        let mut room = seated(Some((600, 0)));
         room.disconnect(Role::Seat1, 2000);
         assert_eq!(room.state(2000).o, Presence::Disconnected);
         assert_eq!(room.next_deadline(), Some(2000 + GRACE_MS));

@@ -1,0 +1,294 @@
+//! One WebSocket connection: frames in, each read into a typed message or
+//! refused with a typed error frame; the room's frames out. A connection
+//! that keeps sending refused frames, or too many, is closed; one that
+//! goes silent past the idle limit, or does not read what it is sent, is
+//! dropped.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use tokio::sync::{mpsc, oneshot};
+use uttt_protocol::{
+    read_client, write, ClientMessage, ErrorCode, Refusal, ServerMessage, MAX_FRAME_BYTES,
+};
+
+use crate::http::App;
+use crate::hub::{ask, Command, Membership, OUTBOX_FRAMES};
+
+/// The largest WebSocket message read at all; between this and
+/// [`MAX_FRAME_BYTES`] a frame gets a `bad-frame` error, above it the
+/// connection is closed by the WebSocket layer.
+const MAX_MESSAGE_BYTES: usize = 16 * 1024;
+/// Refused frames a connection may send before it is closed.
+const MAX_REFUSALS: u32 = 20;
+/// Frames a connection may send in a burst, and per second after it.
+const BURST: f64 = 20.0;
+const PER_SECOND: f64 = 10.0;
+/// The server pings this often and drops a client silent for `IDLE`.
+const PING_EVERY: Duration = Duration::from_secs(20);
+const IDLE: Duration = Duration::from_secs(60);
+/// How long one frame may take to go out before the client is dropped.
+const SEND_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// `GET /ws`: upgrades to a game connection, for pages of this site only
+/// (a browser always sends `Origin`; other clients may send none).
+pub async fn upgrade(
+    State(app): State<Arc<App>>,
+    ConnectInfo(remote): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    ws: WebSocketUpgrade,
+) -> Response {
+    if !origin_allowed(&headers, &app.allowed_origins) {
+        return (
+            StatusCode::FORBIDDEN,
+            "a page of another site may not open a game connection\n",
+        )
+            .into_response();
+    }
+    ws.max_message_size(MAX_MESSAGE_BYTES)
+        .max_frame_size(MAX_MESSAGE_BYTES)
+        .on_upgrade(move |socket| connection(socket, app, remote))
+}
+
+/// Whether the request's `Origin` (if any) is this server itself or one
+/// of `allowed`.
+#[must_use]
+pub fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return true;
+    };
+    let Ok(origin) = origin.to_str() else {
+        return false;
+    };
+    if allowed.iter().any(|a| a == origin) {
+        return true;
+    }
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    let authority = origin
+        .strip_prefix("http://")
+        .or_else(|| origin.strip_prefix("https://"));
+    matches!((authority, host), (Some(a), Some(h)) if a.eq_ignore_ascii_case(h))
+}
+
+/// A token bucket: how many frames a connection may still send now.
+struct Allowance {
+    tokens: f64,
+    at: Instant,
+}
+
+impl Allowance {
+    fn new() -> Allowance {
+        Allowance {
+            tokens: BURST,
+            at: Instant::now(),
+        }
+    }
+
+    fn take(&mut self) -> bool {
+        let now = Instant::now();
+        self.tokens =
+            (self.tokens + now.duration_since(self.at).as_secs_f64() * PER_SECOND).min(BURST);
+        self.at = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// One connection's state.
+struct Connection {
+    app: Arc<App>,
+    remote: SocketAddr,
+    conn: u64,
+    /// Where rooms send this connection frames, until it is in one (then
+    /// only the room holds it, so the room dropping it ends the connection).
+    out: Option<mpsc::Sender<Utf8Bytes>>,
+    member: Option<Membership>,
+}
+
+async fn connection(mut socket: WebSocket, app: Arc<App>, remote: SocketAddr) {
+    let (out, mut inbox) = mpsc::channel(OUTBOX_FRAMES);
+    let conn = app.hub.connection_number();
+    let mut me = Connection {
+        app,
+        remote,
+        conn,
+        out: Some(out),
+        member: None,
+    };
+    let mut refusals = 0;
+    let mut allowance = Allowance::new();
+    let mut heard = Instant::now();
+    let mut ping = tokio::time::interval(PING_EVERY);
+    loop {
+        tokio::select! {
+            incoming = socket.recv() => {
+                let Some(Ok(message)) = incoming else { break };
+                heard = Instant::now();
+                let answer = match message {
+                    Message::Text(text) if allowance.take() => me.handle(text.as_str()).await,
+                    Message::Text(_) => Err(Refusal::new(ErrorCode::RateLimited, "too many frames; slow down")),
+                    Message::Binary(_) => Err(Refusal::new(ErrorCode::BadFrame, "frames are JSON text")),
+                    Message::Close(_) => break,
+                    Message::Ping(_) | Message::Pong(_) => Ok(None),
+                };
+                let reply = match answer {
+                    Ok(reply) => reply,
+                    Err(refusal) => {
+                        refusals += 1;
+                        Some(refusal.to_message())
+                    }
+                };
+                if let Some(reply) = reply {
+                    if !send(&mut socket, Utf8Bytes::from(write(&reply))).await {
+                        break;
+                    }
+                }
+                if refusals >= MAX_REFUSALS {
+                    let _ = socket.send(Message::Close(Some(CloseFrame {
+                        code: 1008,
+                        reason: Utf8Bytes::from_static("too many refused frames"),
+                    }))).await;
+                    break;
+                }
+            }
+            outgoing = inbox.recv(), if me.member.is_some() => {
+                // None: the room dropped this connection (too slow) or ended.
+                let Some(frame) = outgoing else { break };
+                if !send(&mut socket, frame).await {
+                    break;
+                }
+            }
+            _ = ping.tick() => {
+                if heard.elapsed() > IDLE || !send_message(&mut socket, Message::Ping(Default::default())).await {
+                    break;
+                }
+            }
+        }
+    }
+    if let Some(member) = me.member {
+        let _ = tokio::time::timeout(
+            SEND_TIMEOUT,
+            member.queue.send(Command::Gone { conn: member.conn }),
+        )
+        .await;
+    }
+}
+
+async fn send(socket: &mut WebSocket, frame: Utf8Bytes) -> bool {
+    send_message(socket, Message::Text(frame)).await
+}
+
+async fn send_message(socket: &mut WebSocket, message: Message) -> bool {
+    matches!(
+        tokio::time::timeout(SEND_TIMEOUT, socket.send(message)).await,
+        Ok(Ok(()))
+    )
+}
+
+impl Connection {
+    /// Handles one text frame: a direct reply, or none (the room's frames
+    /// follow through the outbox).
+    async fn handle(&mut self, text: &str) -> Result<Option<ServerMessage>, Refusal> {
+        if text.len() > MAX_FRAME_BYTES {
+            return Err(Refusal::new(
+                ErrorCode::BadFrame,
+                format!("a frame is at most {MAX_FRAME_BYTES} bytes"),
+            ));
+        }
+        let message = read_client(text)?;
+        match message {
+            ClientMessage::Ping { id } => Ok(Some(ServerMessage::Pong { id })),
+            ClientMessage::Create { options } => {
+                let out = self.out_for_a_room()?;
+                let member = self
+                    .app
+                    .hub
+                    .create(self.conn, options, self.remote.ip(), out)?;
+                self.enter(member);
+                Ok(None)
+            }
+            ClientMessage::Join { room, token } => {
+                let out = self.out_for_a_room()?;
+                let (member, _role) = self.app.hub.join(self.conn, &room, token, out).await?;
+                self.enter(member);
+                Ok(None)
+            }
+            message => {
+                let member = self.member.as_ref().ok_or_else(|| {
+                    Refusal::new(ErrorCode::NotInRoom, "create or join a room first")
+                })?;
+                let (reply, answer) = oneshot::channel();
+                let command = Command::Act {
+                    conn: member.conn,
+                    message,
+                    reply,
+                };
+                ask(&member.queue, command, answer).await??;
+                Ok(None)
+            }
+        }
+    }
+
+    /// A sender for the room about to be entered.
+    fn out_for_a_room(&self) -> Result<mpsc::Sender<Utf8Bytes>, Refusal> {
+        match (&self.member, &self.out) {
+            (None, Some(out)) => Ok(out.clone()),
+            _ => Err(Refusal::new(
+                ErrorCode::NotInRoom,
+                "this connection is already in a room",
+            )),
+        }
+    }
+
+    /// Now in a room: only the room holds the outbox's sender.
+    fn enter(&mut self, member: Membership) {
+        self.member = Some(member);
+        self.out = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::HeaderValue;
+
+    fn headers(origin: Option<&str>, host: &str) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        h.insert(header::HOST, HeaderValue::from_str(host).unwrap());
+        if let Some(o) = origin {
+            h.insert(header::ORIGIN, HeaderValue::from_str(o).unwrap());
+        }
+        h
+    }
+
+    #[test]
+    fn only_this_site_and_listed_origins_may_connect() {
+        assert!(origin_allowed(&headers(None, "127.0.0.1:8000"), &[]));
+        assert!(origin_allowed(
+            &headers(Some("http://127.0.0.1:8000"), "127.0.0.1:8000"),
+            &[]
+        ));
+        assert!(!origin_allowed(
+            &headers(Some("http://evil.example"), "127.0.0.1:8000"),
+            &[]
+        ));
+        assert!(!origin_allowed(
+            &headers(Some("null"), "127.0.0.1:8000"),
+            &[]
+        ));
+        let allowed = vec!["https://uttt.example".to_string()];
+        assert!(origin_allowed(
+            &headers(Some("https://uttt.example"), "api.example"),
+            &allowed
+        ));
+    }
+}

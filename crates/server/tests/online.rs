@@ -1,0 +1,328 @@
+//! Online play through a real `uttt-server` process and real WebSocket
+//! clients.
+
+mod support;
+
+use support::client::{classic, mv, Client};
+use support::{small_site, Server};
+use uttt_protocol::{
+    ClientMessage, ClockSetting, ColourChoice, EndReason, ErrorCode, GameResult, Kind, Presence,
+    Role, RoomOptions, RuleSet, Side,
+};
+
+fn server(extra: &[&str]) -> Server {
+    let site = small_site("online");
+    let mut args = vec!["--site", site.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    Server::start(&args)
+}
+
+/// A room with both seats taken: (X's client, O's client, room code, tokens).
+fn seated(server: &Server, options: RoomOptions) -> (Client, Client, String, [String; 2]) {
+    let mut a = Client::connect(server.addr);
+    a.send(&ClientMessage::Create { options });
+    let (room, role, token_a) = a.joined();
+    assert_eq!(role, Role::Seat0);
+    let mut b = Client::connect(server.addr);
+    b.send(&ClientMessage::Join {
+        room: room.clone(),
+        token: None,
+    });
+    let (_, role, token_b) = b.joined();
+    assert_eq!(role, Role::Seat1);
+    a.state(|s| s.o == Presence::Connected);
+    (a, b, room, [token_a.unwrap(), token_b.unwrap()])
+}
+
+#[test]
+fn a_whole_game_with_a_spectator() {
+    let server = server(&[]);
+    let (mut x, mut o, room, _) = seated(&server, classic());
+    let mut watcher = Client::connect(server.addr);
+    watcher.send(&ClientMessage::Join {
+        room: room.clone(),
+        token: None,
+    });
+    let (_, role, token) = watcher.joined();
+    assert_eq!((role, token), (Role::Spectator, None));
+    assert_eq!(watcher.state(|_| true).spectators, 1);
+
+    // X: a1 b1 c1 in a row; O: a2 b2.
+    let mut seen = None;
+    for (ply, cell) in [0u8, 3, 1, 4, 2]
+        .into_iter()
+        .enumerate()
+        .map(|(p, c)| (p as u32, c))
+    {
+        let mover = if ply % 2 == 0 { &mut x } else { &mut o };
+        mover.send(&mv(ply, 0, cell));
+        let after = watcher.state(|s| s.record.len() == "classic:".len() + 2 * (ply as usize + 1));
+        assert_eq!(after.to_move, if ply % 2 == 0 { Side::O } else { Side::X });
+        seen = Some(after);
+    }
+    let won = Some(GameResult {
+        winner: Some(Side::X),
+        reason: EndReason::Won,
+    });
+    let watched = seen.unwrap();
+    for end in [
+        x.state(|s| s.result.is_some()),
+        o.state(|s| s.result.is_some()),
+        watched,
+    ] {
+        assert_eq!(end.result, won);
+        assert_eq!(end.record, "classic:a1a2b1b2c1");
+    }
+    // No seat token ever went to anyone but its holder.
+    assert!(watcher.seen.iter().all(|m| !matches!(
+        m,
+        uttt_protocol::ServerMessage::Joined { token: Some(_), .. }
+    )));
+    watcher.send(&mv(5, 0, 8));
+    assert_eq!(watcher.error(), ErrorCode::NotAPlayer);
+}
+
+#[test]
+fn out_of_turn_stale_and_illegal_moves_change_nothing() {
+    let server = server(&[]);
+    let options = RoomOptions {
+        kind: Kind::Ultimate,
+        ..classic()
+    };
+    let (mut x, mut o, _, _) = seated(&server, options);
+    o.send(&mv(0, 4, 4));
+    assert_eq!(o.error(), ErrorCode::NotYourTurn);
+    x.send(&mv(0, 4, 4));
+    x.state(|s| s.record == "ultimate-standard:e5");
+    // The same frame again, and a move for a ply already played.
+    x.send(&mv(0, 4, 4));
+    assert_eq!(x.error(), ErrorCode::NotYourTurn);
+    o.send(&mv(0, 4, 0));
+    assert_eq!(o.error(), ErrorCode::StaleMove);
+    o.send(&mv(1, 0, 0));
+    assert_eq!(o.error(), ErrorCode::IllegalMove);
+    o.send(&mv(1, 4, 4));
+    assert_eq!(o.error(), ErrorCode::IllegalMove);
+    o.send(&mv(1, 9, 0));
+    assert_eq!(o.error(), ErrorCode::IllegalMove);
+    o.send(&mv(1, 4, 0));
+    let state = o.state(|s| s.record.len() > "ultimate-standard:e5".len());
+    assert_eq!(state.record, "ultimate-standard:e5d4");
+}
+
+#[test]
+fn tokens_bring_a_player_back_to_the_same_seat_and_position() {
+    let server = server(&[]);
+    let (mut x, mut o, room, [_, token_o]) = seated(&server, classic());
+    x.send(&mv(0, 0, 4));
+    o.state(|s| s.record == "classic:b2");
+    drop(o);
+    x.state(|s| s.o == Presence::Disconnected);
+
+    let mut thief = Client::connect(server.addr);
+    thief.send(&ClientMessage::Join {
+        room: room.clone(),
+        token: Some("0".repeat(26)),
+    });
+    assert_eq!(thief.error(), ErrorCode::BadToken);
+
+    let mut back = Client::connect(server.addr);
+    back.send(&ClientMessage::Join {
+        room: room.clone(),
+        token: Some(token_o.clone()),
+    });
+    let (_, role, token) = back.joined();
+    assert_eq!(
+        (role, token.as_deref()),
+        (Role::Seat1, Some(token_o.as_str()))
+    );
+    let state = back.state(|_| true);
+    assert_eq!(
+        (state.record.as_str(), state.to_move),
+        ("classic:b2", Side::O)
+    );
+    x.state(|s| s.o == Presence::Connected);
+    back.send(&mv(1, 0, 0));
+    x.state(|s| s.record == "classic:b2a1");
+
+    let mut lost = Client::connect(server.addr);
+    lost.send(&ClientMessage::Join {
+        room: "nosuchroom".into(),
+        token: None,
+    });
+    assert_eq!(lost.error(), ErrorCode::NoSuchRoom);
+}
+
+#[test]
+fn resign_draw_and_rematch_with_colours_swapped() {
+    let server = server(&[]);
+    let (mut a, mut b, _, _) = seated(&server, classic());
+    a.send(&ClientMessage::OfferDraw {});
+    b.state(|s| s.draw_offer == Some(Side::X));
+    b.send(&ClientMessage::DeclineDraw {});
+    a.state(|s| s.draw_offer.is_none() && s.record == "classic:");
+    b.send(&ClientMessage::OfferDraw {});
+    a.state(|s| s.draw_offer == Some(Side::O));
+    a.send(&ClientMessage::OfferDraw {});
+    let drawn = b.state(|s| s.result.is_some());
+    assert_eq!(
+        drawn.result,
+        Some(GameResult {
+            winner: None,
+            reason: EndReason::Agreed
+        })
+    );
+
+    b.send(&ClientMessage::Rematch {});
+    a.state(|s| s.rematch == vec![Side::O]);
+    a.send(&ClientMessage::Rematch {});
+    let second = b.state(|s| s.game_number == 2);
+    assert_eq!((second.x_seat, second.result), (1, None));
+    // Seat 1 plays X now: it moves first.
+    a.send(&mv(0, 0, 4));
+    assert_eq!(a.error(), ErrorCode::NotYourTurn);
+    b.send(&ClientMessage::Resign {});
+    let over = a.state(|s| s.result.is_some());
+    assert_eq!(
+        over.result,
+        Some(GameResult {
+            winner: Some(Side::O),
+            reason: EndReason::Resigned
+        })
+    );
+}
+
+#[test]
+fn a_clock_flags_and_an_absent_player_loses_on_time() {
+    let server = server(&["--grace-ms", "700"]);
+    let options = RoomOptions {
+        clock: Some(ClockSetting {
+            initial: 10,
+            increment: 0,
+        }),
+        ..classic()
+    };
+    // Nobody moves: X's 10 s run out.
+    let (mut x, _o, _, _) = seated(&server, options);
+    let start = x.last_state().clock.unwrap();
+    assert_eq!(start.running, Some(Side::X));
+    assert!(start.x_ms <= 10_000 && start.o_ms == 10_000);
+    let flagged = x.state_within(std::time::Duration::from_secs(15), |s| s.result.is_some());
+    assert_eq!(
+        flagged.result,
+        Some(GameResult {
+            winner: Some(Side::O),
+            reason: EndReason::Time
+        })
+    );
+    assert_eq!(flagged.clock.unwrap().x_ms, 0);
+
+    // O leaves a timed game and stays away past the grace period.
+    let options = RoomOptions {
+        clock: Some(ClockSetting {
+            initial: 600,
+            increment: 5,
+        }),
+        ..classic()
+    };
+    let (mut x, o, _, _) = seated(&server, options);
+    drop(o);
+    let over = x.state(|s| s.result.is_some());
+    assert_eq!(
+        over.result,
+        Some(GameResult {
+            winner: Some(Side::X),
+            reason: EndReason::Time
+        })
+    );
+}
+
+#[test]
+fn hostile_frames_get_typed_errors_and_repeated_abuse_closes() {
+    let server = server(&[]);
+    let mut c = Client::connect(server.addr);
+    for (frame, code) in [
+        ("not json", ErrorCode::BadMessage),
+        (r#"{"v":1,"type":"dance"}"#, ErrorCode::BadMessage),
+        (r#"{"v":9,"type":"resign"}"#, ErrorCode::BadVersion),
+        (r#"{"v":1,"type":"resign"}"#, ErrorCode::NotInRoom),
+        (
+            r#"{"v":1,"type":"create","options":{"kind":"ultimate","rules":"standard","colour":"x","clock":{"initial":1,"increment":0}}}"#,
+            ErrorCode::BadOptions,
+        ),
+    ] {
+        c.send_raw(frame);
+        assert_eq!(c.error(), code, "{frame}");
+    }
+    c.send_raw(&format!(
+        r#"{{"v":1,"type":"ping","id":1,"pad":"{}"}}"#,
+        "x".repeat(5000)
+    ));
+    assert_eq!(c.error(), ErrorCode::BadFrame);
+    c.send_binary(&[1, 2, 3]);
+    assert_eq!(c.error(), ErrorCode::BadFrame);
+    c.send(&ClientMessage::Ping { id: 42 });
+    c.until("pong", |m| {
+        matches!(m, uttt_protocol::ServerMessage::Pong { id: 42 }).then_some(())
+    });
+    // 7 refusals so far; 13 more and the server hangs up.
+    for _ in 0..13 {
+        c.send_raw("{}");
+    }
+    assert!(
+        c.closed(),
+        "the connection stayed open after 20 refused frames"
+    );
+}
+
+#[test]
+fn a_second_create_or_join_on_one_connection_is_refused() {
+    let server = server(&[]);
+    let (mut a, _b, room, _) = seated(&server, classic());
+    a.send(&ClientMessage::Create { options: classic() });
+    assert_eq!(a.error(), ErrorCode::NotInRoom);
+    a.send(&ClientMessage::Join { room, token: None });
+    assert_eq!(a.error(), ErrorCode::NotInRoom);
+}
+
+#[test]
+fn rooms_per_address_are_limited() {
+    let server = server(&["--rooms-per-address", "2"]);
+    for _ in 0..2 {
+        let mut c = Client::connect(server.addr);
+        c.send(&ClientMessage::Create { options: classic() });
+        c.joined();
+    }
+    let mut c = Client::connect(server.addr);
+    c.send(&ClientMessage::Create {
+        options: RoomOptions {
+            colour: ColourChoice::Random,
+            rules: RuleSet::Tiebreak,
+            ..classic()
+        },
+    });
+    assert_eq!(c.error(), ErrorCode::RateLimited);
+}
+
+#[test]
+fn pages_of_other_sites_cannot_connect() {
+    let server = server(&[]);
+    let reply = server.raw(
+        format!(
+            "GET /ws HTTP/1.1\r\nHost: {}\r\nOrigin: http://evil.example\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
+             Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
+            server.addr
+        )
+        .as_bytes(),
+    );
+    assert!(reply.starts_with("HTTP/1.1 403"), "{reply}");
+    let same = server.raw(
+        format!(
+            "GET /ws HTTP/1.1\r\nHost: {0}\r\nOrigin: http://{0}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
+             Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
+            server.addr
+        )
+        .as_bytes(),
+    );
+    assert!(same.starts_with("HTTP/1.1 101"), "{same}");
+}

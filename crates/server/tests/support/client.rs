@@ -1,0 +1,197 @@
+//! A real WebSocket client of `uttt-server` for the tests (blocking, with
+//! every wait bounded).
+
+#![allow(dead_code)]
+
+use std::net::{SocketAddr, TcpStream};
+use std::time::{Duration, Instant};
+
+use tungstenite::stream::MaybeTlsStream;
+use tungstenite::{Message, WebSocket};
+use uttt_protocol::{
+    read_server, write, ClientMessage, ErrorCode, Kind, RoomOptions, RoomState, RuleSet,
+    ServerMessage,
+};
+
+/// How long any one wait for a frame may take.
+const WAIT: Duration = Duration::from_secs(5);
+
+/// One connection.
+pub struct Client {
+    socket: WebSocket<MaybeTlsStream<TcpStream>>,
+    /// Every frame received, in order.
+    pub seen: Vec<ServerMessage>,
+}
+
+impl Client {
+    /// Connects to `/ws` of the server at `addr`.
+    pub fn connect(addr: SocketAddr) -> Client {
+        let (socket, _) = tungstenite::connect(format!("ws://{addr}/ws")).expect("connect");
+        if let MaybeTlsStream::Plain(stream) = socket.get_ref() {
+            stream
+                .set_read_timeout(Some(Duration::from_millis(200)))
+                .unwrap();
+        }
+        Client {
+            socket,
+            seen: Vec::new(),
+        }
+    }
+
+    pub fn send(&mut self, message: &ClientMessage) {
+        self.send_raw(&write(message));
+    }
+
+    pub fn send_raw(&mut self, text: &str) {
+        self.socket.send(Message::text(text)).expect("send");
+    }
+
+    pub fn send_binary(&mut self, bytes: &[u8]) {
+        self.socket
+            .send(Message::binary(bytes.to_vec()))
+            .expect("send");
+    }
+
+    /// The next frame, or None when the server closed the connection.
+    pub fn next(&mut self) -> Option<ServerMessage> {
+        self.next_within(WAIT)
+    }
+
+    /// The next frame within `wait`, or None when the server closed.
+    pub fn next_within(&mut self, wait: Duration) -> Option<ServerMessage> {
+        let deadline = Instant::now() + wait;
+        loop {
+            match self.socket.read() {
+                Ok(Message::Text(text)) => {
+                    let message =
+                        read_server(text.as_str()).expect("the server writes valid frames");
+                    self.seen.push(message.clone());
+                    return Some(message);
+                }
+                Ok(Message::Close(_)) => return None,
+                Ok(_) => {}
+                Err(tungstenite::Error::Io(e))
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) =>
+                {
+                    assert!(Instant::now() < deadline, "no frame within {wait:?}");
+                }
+                Err(_) => return None,
+            }
+        }
+    }
+
+    /// Reads frames until one satisfies `want`, returning it.
+    pub fn until<T>(&mut self, what: &str, want: impl FnMut(&ServerMessage) -> Option<T>) -> T {
+        self.until_within(WAIT, what, want)
+    }
+
+    /// As [`Client::until`], waiting up to `wait` in all.
+    pub fn until_within<T>(
+        &mut self,
+        wait: Duration,
+        what: &str,
+        mut want: impl FnMut(&ServerMessage) -> Option<T>,
+    ) -> T {
+        let deadline = Instant::now() + wait;
+        loop {
+            assert!(
+                Instant::now() < deadline,
+                "no {what} within {wait:?}: {:?}",
+                self.seen
+            );
+            let message = self
+                .next_within(deadline - Instant::now())
+                .unwrap_or_else(|| panic!("closed while waiting for {what}: {:?}", self.seen));
+            if let Some(found) = want(&message) {
+                return found;
+            }
+        }
+    }
+
+    /// The next state satisfying `want`.
+    pub fn state(&mut self, want: impl Fn(&RoomState) -> bool) -> RoomState {
+        self.state_within(WAIT, want)
+    }
+
+    /// As [`Client::state`], waiting up to `wait`.
+    pub fn state_within(&mut self, wait: Duration, want: impl Fn(&RoomState) -> bool) -> RoomState {
+        self.until_within(wait, "state", |m| match m {
+            ServerMessage::State { state, .. } if want(state) => Some(state.clone()),
+            _ => None,
+        })
+    }
+
+    /// The latest state received so far.
+    pub fn last_state(&self) -> RoomState {
+        self.seen
+            .iter()
+            .rev()
+            .find_map(|m| match m {
+                ServerMessage::State { state, .. } => Some(state.clone()),
+                _ => None,
+            })
+            .expect("a state was received")
+    }
+
+    /// The next error frame's code.
+    pub fn error(&mut self) -> ErrorCode {
+        self.until("error", |m| match m {
+            ServerMessage::Error { code, .. } => Some(*code),
+            _ => None,
+        })
+    }
+
+    /// The `joined` frame: (room, token).
+    pub fn joined(&mut self) -> (String, uttt_protocol::Role, Option<String>) {
+        self.until("joined", |m| match m {
+            ServerMessage::Joined { room, role, token } => {
+                Some((room.clone(), *role, token.clone()))
+            }
+            _ => None,
+        })
+    }
+
+    /// Whether the server closes the connection within the wait.
+    pub fn closed(&mut self) -> bool {
+        let deadline = Instant::now() + WAIT;
+        while Instant::now() < deadline {
+            if self.next_or_closed().is_none() {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn next_or_closed(&mut self) -> Option<()> {
+        match self.socket.read() {
+            Ok(Message::Close(_)) => None,
+            Ok(_) => Some(()),
+            Err(tungstenite::Error::Io(e))
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                Some(())
+            }
+            Err(_) => None,
+        }
+    }
+}
+
+/// Room options for a Classic game without a clock.
+pub fn classic() -> RoomOptions {
+    RoomOptions {
+        kind: Kind::Classic,
+        rules: RuleSet::Standard,
+        colour: uttt_protocol::ColourChoice::X,
+        clock: None,
+    }
+}
+
+pub fn mv(ply: u32, board: u8, cell: u8) -> ClientMessage {
+    ClientMessage::Move { ply, board, cell }
+}
