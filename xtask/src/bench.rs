@@ -125,7 +125,10 @@ pub fn run(root: &Path, options: &Options) -> Result {
         )?;
     }
     let server_bin = server::build(root, server::Profile::Dev)?;
-    let running = server::start(&server_bin, &site_dir, "/")?;
+    let db = build::target_dir(root)
+        .join("uttt-xtask")
+        .join("bench-rooms.sqlite3");
+    let running = server::start(&server_bin, &site_dir, "/", &db)?;
     let url = running.url.clone();
     let driver = root.join("tests").join("bench").join("run.js");
 

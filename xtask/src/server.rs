@@ -62,13 +62,23 @@ pub struct Running {
     pub url: String,
 }
 
-/// Starts the server on a free port for `site` under `prefix` and waits
-/// for the line that says where it listens.
-pub fn start(bin: &Path, site: &Path, prefix: &str) -> Result<Running> {
+/// Starts the server on a free port for `site` under `prefix`, its rooms
+/// in a fresh database `db`, and waits for the line that says where it
+/// listens.
+pub fn start(bin: &Path, site: &Path, prefix: &str, db: &Path) -> Result<Running> {
+    for stale in [
+        db.to_path_buf(),
+        db.with_extension("sqlite3-wal"),
+        db.with_extension("sqlite3-shm"),
+    ] {
+        let _ = std::fs::remove_file(stale);
+    }
     let mut child = Command::new(bin)
         .args(["--addr", "127.0.0.1:0", "--prefix", prefix])
         .arg("--site")
         .arg(site)
+        .arg("--db")
+        .arg(db)
         .stdout(Stdio::piped())
         .spawn()
         .map_err(|e| format!("cannot start {}: {e}", bin.display()))?;

@@ -326,7 +326,8 @@ fn end_to_end(root: &Path, extra_args: &[String]) -> std::result::Result<Counts,
     // Served by the real game server under a sub-path, as on a GitHub
     // Pages project site, so any root-relative URL in the page breaks a test.
     let bin = server::build(root, server::Profile::Dev).map_err(fail)?;
-    let running = server::start(&bin, &dist, "/uttt/").map_err(fail)?;
+    let db = scratch.join("e2e-rooms.sqlite3");
+    let running = server::start(&bin, &dist, "/uttt/", &db).map_err(fail)?;
     let base_url = running.url.clone();
     println!("xtask: serving the dist folder at {base_url}");
 

@@ -34,6 +34,8 @@ pub struct Config {
     pub allowed_origins: Vec<String>,
     /// How long a player may be away from a timed game before losing.
     pub grace_ms: u64,
+    /// The SQLite file the rooms are kept in.
+    pub db: PathBuf,
 }
 
 impl Default for Config {
@@ -51,9 +53,21 @@ impl Default for Config {
             rooms_per_address_per_minute: 20,
             allowed_origins: Vec::new(),
             grace_ms: crate::room::GRACE_MS,
+            db: default_db(),
         }
     }
 }
+
+/// `uttt-server.sqlite3` next to the server's binary (in the working
+/// folder if the binary's own cannot be found).
+fn default_db() -> PathBuf {
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent().map(|dir| dir.join(DB_NAME)))
+        .unwrap_or_else(|| PathBuf::from(DB_NAME))
+}
+
+const DB_NAME: &str = "uttt-server.sqlite3";
 
 /// What `uttt-server --help` prints.
 pub const USAGE: &str = "\
@@ -73,6 +87,8 @@ usage: uttt-server [options]
   --rooms-per-address N         rooms one address may create per minute (default 20)
   --allow-origin URL            also accept game connections from pages of URL (repeatable)
   --grace-ms N                  how long a player may be away from a timed game (default 60000)
+  --db FILE                     the SQLite file the rooms are kept in
+                                (default uttt-server.sqlite3 next to this binary)
 ";
 
 impl Config {
@@ -124,6 +140,7 @@ impl Config {
                     let n = count(flag, &value("a number")?)?;
                     config.rooms_per_address_per_minute = u32::try_from(n).unwrap_or(u32::MAX);
                 }
+                "--db" => config.db = PathBuf::from(value("a file")?),
                 "--grace-ms" => {
                     config.grace_ms = count(flag, &value("a number of milliseconds")?)? as u64
                 }

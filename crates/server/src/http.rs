@@ -21,6 +21,7 @@ use tower_http::set_header::SetResponseHeaderLayer;
 use crate::config::Config;
 use crate::hub::{Hub, RoomLimits};
 use crate::site::{self, Route};
+use crate::store::Store;
 use crate::ws;
 
 /// The page's own Content-Security-Policy (its `<meta>` in index.html)
@@ -41,16 +42,17 @@ pub struct App {
 }
 
 impl App {
-    /// The application `config` describes, with no rooms yet.
+    /// The application `config` describes, its rooms kept in `store`.
     #[must_use]
-    pub fn new(config: &Config) -> App {
+    pub fn new(config: &Config, store: Store) -> App {
+        let limits = RoomLimits {
+            max_rooms: config.max_rooms,
+            rooms_per_address_per_minute: config.rooms_per_address_per_minute,
+            grace_ms: config.grace_ms,
+        };
         App {
             site: Site::new(config),
-            hub: Arc::new(Hub::new(RoomLimits {
-                max_rooms: config.max_rooms,
-                rooms_per_address_per_minute: config.rooms_per_address_per_minute,
-                grace_ms: config.grace_ms,
-            })),
+            hub: Arc::new(Hub::new(limits, store)),
             allowed_origins: config.allowed_origins.clone(),
         }
     }

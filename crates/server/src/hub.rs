@@ -1,10 +1,14 @@
 //! The rooms on the network: each room is a task that owns its [`Room`]
 //! and is reached through a bounded queue of [`Command`]s, so rooms never
 //! share a lock, a panic in one ends only that task, and a flood of frames
-//! for one room waits in its own queue. The task sends each of its members
-//! the room's state after every change, through the member's own bounded
-//! outbox; a member whose outbox is full (a client that does not read) is
-//! dropped rather than waited for.
+//! for one room waits in its own queue. A change is written to the
+//! [`Store`] before anyone hears of it (if the write fails, the change is
+//! undone and refused); then the task sends each of its members the
+//! room's state through the member's own bounded outbox, and a member
+//! whose outbox is full (a client that does not read) is dropped rather
+//! than waited for. Rooms live in memory while someone is in them (and
+//! ten minutes after); a room not in memory is read back from the store
+//! when someone joins it, and at start-up every unfinished game is.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -16,7 +20,8 @@ use axum::extract::ws::Utf8Bytes;
 use tokio::sync::{mpsc, oneshot};
 use uttt_protocol::{write, ClientMessage, ErrorCode, Refusal, Role, RoomOptions, ServerMessage};
 
-use crate::room::Room;
+use crate::room::{Room, Snapshot};
+use crate::store::Store;
 
 /// Frames waiting for one connection; more and it is dropped as too slow.
 pub const OUTBOX_FRAMES: usize = 64;
@@ -24,7 +29,7 @@ pub const OUTBOX_FRAMES: usize = 64;
 const ROOM_QUEUE: usize = 256;
 /// How long a connection waits for its room to answer.
 const ROOM_ANSWER: Duration = Duration::from_secs(5);
-/// A room nobody is in, whose game is not being played, is closed after this.
+/// A room nobody is in leaves memory after this (it stays in the store).
 const IDLE_ROOM: Duration = Duration::from_secs(10 * 60);
 
 /// Where a room sends a connection its frames.
@@ -81,9 +86,10 @@ pub struct RoomLimits {
     pub grace_ms: u64,
 }
 
-/// Every open room, by code.
+/// Every room in memory, by code, and the store behind them.
 pub struct Hub {
     rooms: Mutex<HashMap<String, mpsc::Sender<Command>>>,
+    store: Store,
     created: Mutex<HashMap<IpAddr, (Instant, u32)>>,
     limits: RoomLimits,
     next_conn: AtomicU64,
@@ -153,11 +159,12 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Hub {
-    /// An empty hub.
+    /// A hub with no room in memory yet, over `store`.
     #[must_use]
-    pub fn new(limits: RoomLimits) -> Hub {
+    pub fn new(limits: RoomLimits, store: Store) -> Hub {
         Hub {
             rooms: Mutex::new(HashMap::new()),
+            store,
             created: Mutex::new(HashMap::new()),
             limits,
             next_conn: AtomicU64::new(1),
@@ -174,12 +181,52 @@ impl Hub {
         lock(&self.rooms).len()
     }
 
+    /// Brings every unfinished game in the store back into memory, so its
+    /// players can return and its clock keeps running. Returns how many.
+    ///
+    /// # Errors
+    /// When the store cannot be read.
+    pub async fn restore_unfinished(self: &Arc<Hub>) -> Result<usize, String> {
+        let snapshots = self.store.unfinished().await?;
+        let mut restored = 0;
+        for snapshot in snapshots {
+            let code = snapshot.code.clone();
+            match self.revive(snapshot) {
+                Ok(_) => restored += 1,
+                Err(e) => eprintln!("uttt-server: room {code} is not restored: {e}"),
+            }
+        }
+        Ok(restored)
+    }
+
+    /// Starts the task of a stored room, unless it is in memory already;
+    /// returns its queue.
+    fn revive(self: &Arc<Hub>, snapshot: Snapshot) -> Result<mpsc::Sender<Command>, String> {
+        let mut rooms = lock(&self.rooms);
+        if let Some(queue) = rooms.get(&snapshot.code) {
+            return Ok(queue.clone());
+        }
+        let room = Room::restore(snapshot, self.limits.grace_ms, now_ms())?;
+        let (queue, commands) = mpsc::channel(ROOM_QUEUE);
+        rooms.insert(room.code.clone(), queue.clone());
+        let saved = room.snapshot();
+        let task = room_task(
+            room,
+            (queue.downgrade(), commands),
+            Members::default(),
+            saved,
+            Arc::clone(self),
+        );
+        tokio::spawn(task);
+        Ok(queue)
+    }
+
     /// Opens a room with connection `conn` (from `address`) in seat 0; the
-    /// room sends it `joined` and the state through `out`.
+    /// room is stored, then sends it `joined` and the state through `out`.
     ///
     /// # Errors
     /// `bad-options`, `rate-limited`, `server-full` or `server-error`.
-    pub fn create(
+    pub async fn create(
         self: &Arc<Hub>,
         conn: u64,
         options: RoomOptions,
@@ -196,22 +243,31 @@ impl Hub {
         let code = room_code()?;
         let token = seat_token()?;
         let coin = random_bytes::<1>()?[0] & 1 == 1;
-        let (queue, commands) = mpsc::channel(ROOM_QUEUE);
-        {
-            let mut rooms = lock(&self.rooms);
-            if rooms.len() >= self.limits.max_rooms {
-                return Err(Refusal::new(
-                    ErrorCode::ServerFull,
-                    "the server has no room for more games now",
-                ));
-            }
-            rooms.insert(code.clone(), queue.clone());
+        if self.room_count() >= self.limits.max_rooms {
+            return Err(Refusal::new(
+                ErrorCode::ServerFull,
+                "the server has no room for more games now",
+            ));
         }
         let mut room = Room::new(code.clone(), options, token.clone(), coin);
         room.grace_ms = self.limits.grace_ms;
+        let saved = room.snapshot();
+        self.store
+            .save(saved.clone())
+            .await
+            .map_err(|e| store_failed(&e))?;
+        let (queue, commands) = mpsc::channel(ROOM_QUEUE);
+        lock(&self.rooms).insert(code.clone(), queue.clone());
         let mut members = Members::default();
         members.add(&code, conn, Role::Seat0, out, Some(token));
-        tokio::spawn(room_task(room, commands, members, Arc::clone(self)));
+        let task = room_task(
+            room,
+            (queue.downgrade(), commands),
+            members,
+            saved,
+            Arc::clone(self),
+        );
+        tokio::spawn(task);
         Ok(Membership {
             conn,
             room: code,
@@ -235,22 +291,24 @@ impl Hub {
         Ok(())
     }
 
-    /// Enters room `code` (see [`Room::join`]).
+    /// Enters room `code` (see [`Room::join`]), reading it back from the
+    /// store if it is not in memory.
     ///
     /// # Errors
     /// `no-such-room`, `bad-token`, or `server-error` when the room does
     /// not answer.
     pub async fn join(
-        &self,
+        self: &Arc<Hub>,
         conn: u64,
         code: &str,
         token: Option<String>,
         out: Outbox,
     ) -> Result<(Membership, Role), Refusal> {
-        let queue = lock(&self.rooms)
-            .get(code)
-            .cloned()
-            .ok_or_else(|| Refusal::new(ErrorCode::NoSuchRoom, "no room has that code"))?;
+        let in_memory = lock(&self.rooms).get(code).cloned();
+        let queue = match in_memory {
+            Some(queue) => queue,
+            None => self.load(code).await?,
+        };
         let (reply, answer) = oneshot::channel();
         let command = Command::Join {
             conn,
@@ -274,8 +332,42 @@ impl Hub {
         ))
     }
 
-    fn forget(&self, code: &str) {
-        lock(&self.rooms).remove(code);
+    /// Reads room `code` back from the store and starts its task.
+    async fn load(self: &Arc<Hub>, code: &str) -> Result<mpsc::Sender<Command>, Refusal> {
+        let no_room = || Refusal::new(ErrorCode::NoSuchRoom, "no room has that code");
+        // Codes are written in the room-code alphabet; anything else is not
+        // worth a query.
+        if code.is_empty() || code.len() > 32 || !code.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            return Err(no_room());
+        }
+        if self.room_count() >= self.limits.max_rooms {
+            return Err(Refusal::new(
+                ErrorCode::ServerFull,
+                "the server has no room for more games now",
+            ));
+        }
+        let snapshot = self
+            .store
+            .load(code)
+            .await
+            .map_err(|e| store_failed(&e))?
+            .ok_or_else(no_room)?;
+        self.revive(snapshot).map_err(|e| {
+            eprintln!("uttt-server: room {code} cannot be read back: {e}");
+            Refusal::new(
+                ErrorCode::ServerError,
+                "this room's stored game cannot be read",
+            )
+        })
+    }
+
+    /// Forgets room `code`'s queue, if it is still `queue` (a room read
+    /// back since has a queue of its own).
+    fn forget(&self, code: &str, queue: &mpsc::Sender<Command>) {
+        let mut rooms = lock(&self.rooms);
+        if rooms.get(code).is_some_and(|q| q.same_channel(queue)) {
+            rooms.remove(code);
+        }
     }
 }
 
@@ -321,19 +413,29 @@ impl Members {
     }
 }
 
+fn store_failed(e: &str) -> Refusal {
+    eprintln!("uttt-server: {e}");
+    Refusal::new(
+        ErrorCode::ServerError,
+        "the server could not save the game; nothing changed",
+    )
+}
+
 fn frame(message: &ServerMessage) -> Utf8Bytes {
     Utf8Bytes::from(write(message))
 }
 
-/// The room's life: commands in, state out, and the clock's deadlines.
+/// The room's life: commands in, stored changes, state out, and the
+/// clock's deadlines. `saved` is what the store holds of the room.
 async fn room_task(
     mut room: Room,
-    mut commands: mpsc::Receiver<Command>,
+    (me, mut commands): (mpsc::WeakSender<Command>, mpsc::Receiver<Command>),
     mut members: Members,
+    mut saved: Snapshot,
     hub: Arc<Hub>,
 ) {
     broadcast(&mut room, &mut members);
-    let mut idle_since: Option<Instant> = None;
+    let mut idle_since = members.0.is_empty().then(Instant::now);
     loop {
         let wait = room
             .next_deadline()
@@ -343,70 +445,136 @@ async fn room_task(
             command = commands.recv() => command,
             () = tokio::time::sleep(wait.unwrap_or_default()), if wait.is_some() => {
                 if room.settle(now_ms()) {
-                    broadcast(&mut room, &mut members);
+                    // The end of a game on time. Should the store refuse it,
+                    // the result still stands here and is stored with the
+                    // next change.
+                    if persist(&hub, &room, &mut saved).await.is_ok() || room.result.is_some() {
+                        broadcast(&mut room, &mut members);
+                    }
                 }
                 continue;
             }
-            () = tokio::time::sleep(idle_left.unwrap_or_default()), if idle_left.is_some() => {
-                break;
-            }
+            () = tokio::time::sleep(idle_left.unwrap_or_default()), if idle_left.is_some() => break,
         };
         let Some(command) = command else { break };
-        let now = now_ms();
-        let changed = match command {
-            Command::Join {
-                conn,
-                token,
-                out,
-                reply,
-            } => {
-                let result = room.join(token.as_deref(), || seat_token().unwrap_or_default(), now);
-                let answer = result.as_ref().map(|(role, _)| *role).map_err(Clone::clone);
-                if let Ok((role, token)) = result {
-                    let token = if role == Role::Spectator { None } else { token };
-                    members.add(&room.code, conn, role, out, token);
-                }
-                let ok = answer.is_ok();
-                let _ = reply.send(answer);
-                ok
-            }
-            Command::Act {
-                conn,
-                message,
-                reply,
-            } => {
-                let result = match members.0.get(&conn).map(|(role, _)| *role) {
-                    None => Err(Refusal::new(ErrorCode::NotInRoom, "join the room first")),
-                    Some(Role::Spectator) => Err(Refusal::new(
-                        ErrorCode::NotAPlayer,
-                        "spectators cannot play",
-                    )),
-                    Some(role) => room.act(u8::from(role == Role::Seat1), &message, now),
-                };
-                let ok = result.is_ok();
-                let _ = reply.send(result);
-                ok
-            }
-            Command::Gone { conn } => match members.0.remove(&conn) {
-                Some((role, _)) => {
-                    room.disconnect(role, now);
-                    true
-                }
-                None => false,
-            },
-        };
-        if changed {
+        if handle(command, &mut room, &mut members, &mut saved, &hub).await {
             broadcast(&mut room, &mut members);
         }
-        idle_since = match (
-            members.0.is_empty(),
-            room.result.is_some() || room.seats[1].is_none(),
-        ) {
-            (true, true) => idle_since.or(Some(Instant::now())),
-            _ => None,
+        idle_since = match (members.0.is_empty(), idle_since) {
+            (true, None) => Some(Instant::now()),
+            (true, since) => since,
+            (false, _) => None,
         };
     }
-    hub.forget(&room.code);
+    if let Some(queue) = me.upgrade() {
+        hub.forget(&room.code, &queue);
+    }
+    // Commands that reached the queue as the room left memory: told to try
+    // again, which reads the room back from the store.
+    commands.close();
+    while let Some(command) = commands.recv().await {
+        let gone = || {
+            Refusal::new(
+                ErrorCode::ServerError,
+                "the room was just put away; try again",
+            )
+        };
+        match command {
+            Command::Join { reply, .. } => {
+                let _ = reply.send(Err(gone()));
+            }
+            Command::Act { reply, .. } => {
+                let _ = reply.send(Err(gone()));
+            }
+            Command::Gone { .. } => {}
+        }
+    }
+}
+
+/// Writes the room if what the store holds of it changed.
+async fn persist(hub: &Hub, room: &Room, saved: &mut Snapshot) -> Result<(), Refusal> {
+    let now = room.snapshot();
+    if now == *saved {
+        return Ok(());
+    }
+    hub.store
+        .save(now.clone())
+        .await
+        .map_err(|e| store_failed(&e))?;
+    *saved = now;
+    Ok(())
+}
+
+/// Carries out one command; returns whether members should hear of it.
+async fn handle(
+    command: Command,
+    room: &mut Room,
+    members: &mut Members,
+    saved: &mut Snapshot,
+    hub: &Hub,
+) -> bool {
+    let now = now_ms();
+    let before = room.clone();
+    match command {
+        Command::Join {
+            conn,
+            token,
+            out,
+            reply,
+        } => {
+            let result = room.join(token.as_deref(), || seat_token().unwrap_or_default(), now);
+            // A new seat's token must be on disk before its holder has it.
+            let result = match result {
+                Ok(joined) => match persist(hub, room, saved).await {
+                    Ok(()) => Ok(joined),
+                    Err(refusal) => {
+                        *room = before;
+                        Err(refusal)
+                    }
+                },
+                Err(refusal) => Err(refusal),
+            };
+            let answer = result.as_ref().map(|(role, _)| *role).map_err(Clone::clone);
+            if let Ok((role, token)) = result {
+                let token = if role == Role::Spectator { None } else { token };
+                members.add(&room.code, conn, role, out, token);
+            }
+            let ok = answer.is_ok();
+            let _ = reply.send(answer);
+            ok
+        }
+        Command::Act {
+            conn,
+            message,
+            reply,
+        } => {
+            let result = match members.0.get(&conn).map(|(role, _)| *role) {
+                None => Err(Refusal::new(ErrorCode::NotInRoom, "join the room first")),
+                Some(Role::Spectator) => Err(Refusal::new(
+                    ErrorCode::NotAPlayer,
+                    "spectators cannot play",
+                )),
+                Some(role) => room.act(u8::from(role == Role::Seat1), &message, now),
+            };
+            // Stored before anyone hears of it; undone if it cannot be.
+            let result = match result {
+                Ok(()) => persist(hub, room, saved)
+                    .await
+                    .inspect_err(|_| *room = before),
+                refused => refused,
+            };
+            let ok = result.is_ok();
+            let _ = reply.send(result);
+            ok
+        }
+        Command::Gone { conn } => match members.0.remove(&conn) {
+            Some((role, _)) => {
+                room.disconnect(role, now);
+                true
+            }
+            None => false,
+        },
+    }
 }
 
 /// Sends every member the state; drops those that cannot keep up.

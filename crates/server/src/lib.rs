@@ -17,18 +17,19 @@ pub mod hub;
 pub mod listen;
 pub mod room;
 pub mod site;
+pub mod store;
 pub mod ws;
 
 use std::sync::Arc;
 
 pub use config::Config;
 
-/// Binds, prints the address it serves (`uttt-server: serving
-/// http://ADDR/PREFIX`, the line scripts wait for) and serves until the
-/// process is stopped.
+/// Binds, opens the store and brings back its unfinished games, prints
+/// the address it serves (`uttt-server: serving http://ADDR/PREFIX`, the
+/// line scripts wait for) and serves until the process is stopped.
 ///
 /// # Errors
-/// When the address cannot be bound.
+/// When the address cannot be bound or the store cannot be opened.
 pub async fn run(config: Config) -> Result<(), String> {
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
@@ -36,7 +37,16 @@ pub async fn run(config: Config) -> Result<(), String> {
     let addr = listener
         .local_addr()
         .map_err(|e| format!("cannot read the address: {e}"))?;
-    let app = http::router(Arc::new(http::App::new(&config)));
+    let store = store::Store::open(&config.db)?;
+    let app = Arc::new(http::App::new(&config, store));
+    let restored = app.hub.restore_unfinished().await?;
+    if restored > 0 {
+        println!(
+            "uttt-server: {restored} unfinished games are back from {}",
+            config.db.display()
+        );
+    }
+    let app = http::router(app);
     println!("uttt-server: serving http://{addr}{}", config.prefix);
     listen::serve(listener, app, &config).await;
     Ok(())

@@ -233,11 +233,16 @@ impl Room {
                 return true;
             }
         }
+        // Away past the grace period loses, while the opponent is there
+        // waiting (when both are away, nobody is kept waiting).
         for seat in 0..2u8 {
             let away = self.seats[usize::from(seat)]
                 .as_ref()
                 .and_then(|s| s.away_since);
-            if away.is_some_and(|since| now.saturating_sub(since) >= self.grace_ms) {
+            let waiting = self.seats[usize::from(seat ^ 1)]
+                .as_ref()
+                .is_some_and(|s| s.connections > 0);
+            if waiting && away.is_some_and(|since| now.saturating_sub(since) >= self.grace_ms) {
                 let side = self.side_of(seat);
                 self.end(Some(side.other()), EndReason::Time, now);
                 return true;
@@ -256,10 +261,18 @@ impl Room {
         let flag = self
             .running()
             .and_then(|side| Some(clock.since? + clock.left[index(side)]));
-        let away = self
-            .seats
-            .iter()
-            .filter_map(|s| s.as_ref()?.away_since.map(|t| t + self.grace_ms))
+        let away = (0..2)
+            .filter(|&i| {
+                self.seats[i ^ 1]
+                    .as_ref()
+                    .is_some_and(|s| s.connections > 0)
+            })
+            .filter_map(|i| {
+                self.seats[i]
+                    .as_ref()?
+                    .away_since
+                    .map(|t| t + self.grace_ms)
+            })
             .min();
         [flag, away].into_iter().flatten().min()
     }
@@ -457,6 +470,96 @@ impl Room {
     }
 }
 
+/// What of a room is kept on disk: everything but who is connected now
+/// and how long the running clock has run since the last move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    /// The room's code.
+    pub code: String,
+    /// How it was set up.
+    pub options: RoomOptions,
+    /// The seats' tokens (seat 1's once it is taken).
+    pub tokens: [Option<String>; 2],
+    /// Which game of the room this is.
+    pub game_number: u32,
+    /// The seat that plays X.
+    pub x_seat: u8,
+    /// The game record.
+    pub record: String,
+    /// X's and O's time left as of the last move, when there is a clock.
+    pub clock_left: Option<[u64; 2]>,
+    /// The result, once the game has ended.
+    pub result: Option<GameResult>,
+    /// A standing draw offer.
+    pub draw_offer: Option<Side>,
+    /// Which seats asked for a rematch.
+    pub rematch: [bool; 2],
+}
+
+impl Room {
+    /// What to keep of the room on disk.
+    #[must_use]
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            code: self.code.clone(),
+            options: self.options,
+            tokens: [0, 1].map(|i| self.seats[i].as_ref().map(|s| s.token.clone())),
+            game_number: self.game_number,
+            x_seat: self.x_seat,
+            record: self.game.record(),
+            clock_left: self.clock.map(|c| c.left),
+            result: self.result,
+            draw_offer: self.draw_offer,
+            rematch: self.rematch,
+        }
+    }
+
+    /// The room a snapshot describes, as of `now`: nobody connected yet
+    /// (the grace period for a timed game starts now), and the running
+    /// clock restarted from the time it had left at the last move, so time
+    /// the server was down is not charged to anyone.
+    ///
+    /// # Errors
+    /// When the stored record is not a legal game of the room's type.
+    pub fn restore(snapshot: Snapshot, grace_ms: u64, now: u64) -> Result<Room, String> {
+        let game = OnlineGame::from_record(&snapshot.record)?;
+        if game.record() != snapshot.record || snapshot.x_seat > 1 {
+            return Err(format!("room {} is stored inconsistently", snapshot.code));
+        }
+        let seat = |token: Option<String>| {
+            token.map(|token| Seat {
+                token,
+                connections: 0,
+                away_since: Some(now),
+            })
+        };
+        let [t0, t1] = snapshot.tokens;
+        let mut room = Room {
+            code: snapshot.code,
+            options: snapshot.options,
+            seats: [seat(t0), seat(t1)],
+            game_number: snapshot.game_number,
+            x_seat: snapshot.x_seat,
+            game,
+            clock: new_clock(&snapshot.options),
+            result: snapshot.result,
+            draw_offer: snapshot.draw_offer,
+            rematch: snapshot.rematch,
+            spectators: 0,
+            grace_ms,
+        };
+        if let (Some(clock), Some(left)) = (room.clock.as_mut(), snapshot.clock_left) {
+            clock.left = left;
+        }
+        if room.running().is_some() {
+            if let Some(clock) = room.clock.as_mut() {
+                clock.since = Some(now);
+            }
+        }
+        Ok(room)
+    }
+}
+
 fn seat_role(seat: usize) -> Role {
     if seat == 0 {
         Role::Seat0
@@ -641,6 +744,38 @@ mod tests {
     }
 
     #[test]
+    fn a_snapshot_restores_the_game_and_clock_without_charging_downtime() {
+        let mut room = seated(Some((60, 2)));
+        room.act(0, &mv(0, 4), 11_000).unwrap();
+        room.act(0, &ClientMessage::OfferDraw {}, 11_000).unwrap();
+        let snapshot = room.snapshot();
+        assert_eq!(snapshot.clock_left, Some([52_000, 60_000]));
+        // Down from t = 20 s to t = 500 s.
+        let back = Room::restore(snapshot.clone(), GRACE_MS, 500_000).unwrap();
+        assert_eq!(back.snapshot(), snapshot);
+        let state = back.state(505_000);
+        assert_eq!(state.record, "classic:b2");
+        assert_eq!(state.draw_offer, Some(Side::X));
+        assert_eq!(
+            (state.x, state.o),
+            (Presence::Disconnected, Presence::Disconnected)
+        );
+        let clock = state.clock.unwrap();
+        assert_eq!(
+            (clock.x_ms, clock.o_ms, clock.running),
+            (52_000, 55_000, Some(Side::O))
+        );
+        let mut back = back;
+        back.join(Some("t1"), || unreachable!(), 505_000).unwrap();
+        back.act(1, &mv(1, 0), 505_000).unwrap();
+        assert_eq!(back.state(505_000).record, "classic:b2a1");
+
+        let mut broken = snapshot;
+        broken.record = "classic:b2b2".into();
+        assert!(Room::restore(broken, GRACE_MS, 0).is_err());
+    }
+
+    #[test]
     fn a_player_away_past_the_grace_period_loses_only_with_a_clock() {
         let mut room = seated(Some((600, 0)));
         room.disconnect(Role::Seat1, 2000);
@@ -658,6 +793,12 @@ mod tests {
                 reason: EndReason::Time
             })
         );
+
+        // Both away: nobody is waiting, so nobody loses by absence.
+        let mut both = seated(Some((600, 0)));
+        both.disconnect(Role::Seat0, 0);
+        both.disconnect(Role::Seat1, 0);
+        assert!(!both.settle(2 * GRACE_MS));
 
         let mut untimed = seated(None);
         untimed.disconnect(Role::Seat1, 0);

@@ -212,7 +212,8 @@ impl Connection {
                 let member = self
                     .app
                     .hub
-                    .create(self.conn, options, self.remote.ip(), out)?;
+                    .create(self.conn, options, self.remote.ip(), out)
+                    .await?;
                 self.enter(member);
                 Ok(None)
             }

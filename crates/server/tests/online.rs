@@ -326,3 +326,91 @@ fn pages_of_other_sites_cannot_connect() {
     );
     assert!(same.starts_with("HTTP/1.1 101"), "{same}");
 }
+
+#[test]
+fn a_restart_on_the_same_database_goes_on_from_the_same_position_and_clock() {
+    let site = small_site("restart");
+    let db = support::fresh_db();
+    let args = [
+        "--site",
+        site.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+    ];
+    let first = Server::start(&args);
+    let options = RoomOptions {
+        kind: Kind::Ultimate,
+        clock: Some(ClockSetting {
+            initial: 300,
+            increment: 3,
+        }),
+        ..classic()
+    };
+    let (mut x, mut o, room, [token_x, token_o]) = seated(&first, options);
+    x.send(&mv(0, 4, 4));
+    o.state(|s| s.record == "ultimate-standard:e5");
+    o.send(&mv(1, 4, 0));
+    let before = x.state(|s| s.record == "ultimate-standard:e5d4");
+    // Killed without warning, as a crash would.
+    let mut first = first;
+    first.child.kill().unwrap();
+    first.child.wait().unwrap();
+    drop((x, o));
+
+    let second = Server::start(&args);
+    assert!(
+        second
+            .lines()
+            .iter()
+            .any(|l| l.contains("1 unfinished games are back")),
+        "{:?}",
+        second.lines()
+    );
+    let mut x = Client::connect(second.addr);
+    x.send(&ClientMessage::Join {
+        room: room.clone(),
+        token: Some(token_x),
+    });
+    assert_eq!(x.joined().1, Role::Seat0);
+    let mut o = Client::connect(second.addr);
+    o.send(&ClientMessage::Join {
+        room: room.clone(),
+        token: Some(token_o),
+    });
+    assert_eq!(o.joined().1, Role::Seat1);
+    let after = x.state(|s| s.o == Presence::Connected);
+    assert_eq!(after.record, before.record);
+    assert_eq!(after.to_move, Side::X);
+    let (was, now) = (before.clock.unwrap(), after.clock.unwrap());
+    // The time O had after its move is kept exactly; X's clock, which was
+    // running, restarted from what it had at O's move.
+    assert_eq!(now.o_ms, was.o_ms);
+    assert!(
+        now.x_ms <= was.x_ms && was.x_ms - now.x_ms < 2_000,
+        "{was:?} then {now:?}"
+    );
+    // O's d4 sent X to the top-left board.
+    x.send(&mv(2, 0, 4));
+    o.state(|s| s.record == "ultimate-standard:e5d4b2");
+
+    // A finished game is kept too, and its room can be joined to watch.
+    o.send(&ClientMessage::Resign {});
+    x.state(|s| s.result.is_some());
+    let mut second = second;
+    second.child.kill().unwrap();
+    second.child.wait().unwrap();
+    let third = Server::start(&args);
+    let mut watcher = Client::connect(third.addr);
+    watcher.send(&ClientMessage::Join { room, token: None });
+    let (_, role, _) = watcher.joined();
+    assert_eq!(role, Role::Spectator);
+    let last = watcher.state(|_| true);
+    assert_eq!(
+        last.result,
+        Some(GameResult {
+            winner: Some(Side::X),
+            reason: EndReason::Resigned
+        })
+    );
+    assert_eq!(last.record, "ultimate-standard:e5d4b2");
+}

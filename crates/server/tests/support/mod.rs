@@ -27,7 +27,14 @@ impl Server {
         Server::start_with(None, args)
     }
 
+    /// Each server gets a database of its own unless `--db` is given.
     pub fn start_with(shell_prefix: Option<&str>, args: &[&str]) -> Server {
+        let db;
+        let mut args = args.to_vec();
+        if !args.contains(&"--db") {
+            db = fresh_db();
+            args.extend(["--db", db.to_str().unwrap()]);
+        }
         let bin = env!("CARGO_BIN_EXE_uttt-server");
         let mut command = match shell_prefix {
             Some(prefix) => {
@@ -120,9 +127,17 @@ impl Drop for Server {
     }
 }
 
-/// A fresh folder under the system's temp folder.
+/// A database path no other test uses.
+pub fn fresh_db() -> PathBuf {
+    scratch("db").join("rooms.sqlite3")
+}
+
+/// A fresh folder under the system's temp folder, no other test's.
 pub fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("uttt-server-{name}-{}", std::process::id()));
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("uttt-server-{name}-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir

@@ -1,0 +1,304 @@
+//! The rooms on disk: one SQLite file, one row per room, written before a
+//! change is confirmed to anyone. One thread owns the connection; rooms
+//! send it snapshots and wait for the commit, and it commits every save
+//! waiting at that moment in one transaction, so many rooms moving at
+//! once cost one disk sync, not one each.
+//!
+//! The journal is SQLite's write-ahead log with `synchronous = NORMAL`: a
+//! committed change survives the process being killed at any moment (the
+//! fault test does that); after a power cut the last changes before it may
+//! be lost.
+
+use std::path::Path;
+use std::sync::mpsc as std_mpsc;
+use std::thread;
+
+use rusqlite::{params, Connection, OptionalExtension};
+use tokio::sync::oneshot;
+use uttt_protocol::{GameResult, RoomOptions, Side};
+
+use crate::room::Snapshot;
+
+/// Saves waiting at once that one transaction takes at most.
+const BATCH: usize = 512;
+
+enum Job {
+    Save(Snapshot, oneshot::Sender<Result<(), String>>),
+    Load(String, oneshot::Sender<Result<Option<Snapshot>, String>>),
+    Unfinished(oneshot::Sender<Result<Vec<Snapshot>, String>>),
+}
+
+/// The handle rooms hold.
+#[derive(Clone)]
+pub struct Store {
+    jobs: std_mpsc::Sender<Job>,
+}
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS rooms (
+    code        TEXT PRIMARY KEY,
+    options     TEXT NOT NULL,
+    token0      TEXT NOT NULL,
+    token1      TEXT,
+    game_number INTEGER NOT NULL,
+    x_seat      INTEGER NOT NULL,
+    record      TEXT NOT NULL,
+    clock_x     INTEGER,
+    clock_o     INTEGER,
+    result      TEXT,
+    draw_offer  TEXT,
+    rematch     INTEGER NOT NULL,
+    updated_ms  INTEGER NOT NULL
+) STRICT;
+CREATE INDEX IF NOT EXISTS rooms_unfinished ON rooms (code) WHERE result IS NULL;
+";
+
+impl Store {
+    /// Opens (or creates) the database at `path` and starts its thread.
+    ///
+    /// # Errors
+    /// When the file cannot be opened or is not a database of this server.
+    pub fn open(path: &Path) -> Result<Store, String> {
+        let connection = Connection::open(path)
+            .map_err(|e| format!("cannot open the database {}: {e}", path.display()))?;
+        connection
+            .execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;")
+            .and_then(|()| connection.execute_batch(SCHEMA))
+            .map_err(|e| format!("cannot prepare the database {}: {e}", path.display()))?;
+        let (jobs, queue) = std_mpsc::channel();
+        thread::Builder::new()
+            .name("uttt-store".into())
+            .spawn(move || run(&connection, &queue))
+            .map_err(|e| format!("cannot start the database thread: {e}"))?;
+        Ok(Store { jobs })
+    }
+
+    /// Writes `snapshot` and returns once it is committed.
+    ///
+    /// # Errors
+    /// When the database refused it (the caller undoes the change).
+    pub async fn save(&self, snapshot: Snapshot) -> Result<(), String> {
+        let (reply, answer) = oneshot::channel();
+        self.jobs
+            .send(Job::Save(snapshot, reply))
+            .map_err(|_| "the database thread has stopped".to_string())?;
+        answer
+            .await
+            .map_err(|_| "the database thread has stopped".to_string())?
+    }
+
+    /// The stored room `code`, if there is one.
+    ///
+    /// # Errors
+    /// When the database cannot be read.
+    pub async fn load(&self, code: &str) -> Result<Option<Snapshot>, String> {
+        let (reply, answer) = oneshot::channel();
+        self.jobs
+            .send(Job::Load(code.to_string(), reply))
+            .map_err(|_| "the database thread has stopped".to_string())?;
+        answer
+            .await
+            .map_err(|_| "the database thread has stopped".to_string())?
+    }
+
+    /// Every stored room whose game has not ended.
+    ///
+    /// # Errors
+    /// When the database cannot be read.
+    pub async fn unfinished(&self) -> Result<Vec<Snapshot>, String> {
+        let (reply, answer) = oneshot::channel();
+        self.jobs
+            .send(Job::Unfinished(reply))
+            .map_err(|_| "the database thread has stopped".to_string())?;
+        answer
+            .await
+            .map_err(|_| "the database thread has stopped".to_string())?
+    }
+}
+
+/// The database thread: until every handle is gone.
+fn run(connection: &Connection, queue: &std_mpsc::Receiver<Job>) {
+    while let Ok(first) = queue.recv() {
+        let mut saves = Vec::new();
+        let mut next = Some(first);
+        while let Some(job) = next.take() {
+            match job {
+                Job::Save(snapshot, reply) => saves.push((snapshot, reply)),
+                Job::Load(code, reply) => {
+                    let _ = reply.send(load(connection, &code).map_err(|e| e.to_string()));
+                }
+                Job::Unfinished(reply) => {
+                    let _ = reply.send(unfinished(connection).map_err(|e| e.to_string()));
+                }
+            }
+            if saves.len() < BATCH {
+                next = queue.try_recv().ok();
+            }
+        }
+        if saves.is_empty() {
+            continue;
+        }
+        let snapshots: Vec<&Snapshot> = saves.iter().map(|(s, _)| s).collect();
+        let result = save_all(connection, &snapshots).map_err(|e| format!("cannot save: {e}"));
+        for (_, reply) in saves {
+            let _ = reply.send(result.clone());
+        }
+    }
+}
+
+fn save_all(connection: &Connection, snapshots: &[&Snapshot]) -> rusqlite::Result<()> {
+    let transaction = connection.unchecked_transaction()?;
+    {
+        let mut insert = transaction.prepare_cached(
+            "INSERT INTO rooms (code, options, token0, token1, game_number, x_seat, record,
+                clock_x, clock_o, result, draw_offer, rematch, updated_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+             ON CONFLICT (code) DO UPDATE SET options = ?2, token0 = ?3, token1 = ?4,
+                game_number = ?5, x_seat = ?6, record = ?7, clock_x = ?8, clock_o = ?9,
+                result = ?10, draw_offer = ?11, rematch = ?12, updated_ms = ?13",
+        )?;
+        for s in snapshots {
+            let [clock_x, clock_o] = s
+                .clock_left
+                .map_or([None, None], |[x, o]| [Some(x), Some(o)]);
+            insert.execute(params![
+                s.code,
+                json(&s.options),
+                s.tokens[0].clone().unwrap_or_default(),
+                s.tokens[1],
+                s.game_number,
+                s.x_seat,
+                s.record,
+                clock_x.map(ms_to_sql),
+                clock_o.map(ms_to_sql),
+                s.result.as_ref().map(json),
+                s.draw_offer.as_ref().map(json),
+                u8::from(s.rematch[0]) | u8::from(s.rematch[1]) << 1,
+                ms_to_sql(crate::hub::now_ms()),
+            ])?;
+        }
+    }
+    transaction.commit()
+}
+
+fn json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+/// Milliseconds as SQLite's signed integer (times and clocks are far
+/// below 2^63).
+fn ms_to_sql(ms: u64) -> i64 {
+    i64::try_from(ms).unwrap_or(i64::MAX)
+}
+
+const COLUMNS: &str = "code, options, token0, token1, game_number, x_seat, record, clock_x, clock_o, result, draw_offer, rematch";
+
+fn load(connection: &Connection, code: &str) -> rusqlite::Result<Option<Snapshot>> {
+    connection
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM rooms WHERE code = ?1"))?
+        .query_row([code], row)
+        .optional()
+}
+
+fn unfinished(connection: &Connection) -> rusqlite::Result<Vec<Snapshot>> {
+    connection
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM rooms WHERE result IS NULL"))?
+        .query_map([], row)?
+        .collect()
+}
+
+fn parse<T: serde::de::DeserializeOwned>(column: usize, text: &str) -> rusqlite::Result<T> {
+    serde_json::from_str(text).map_err(|e| {
+        rusqlite::Error::FromSqlConversionFailure(column, rusqlite::types::Type::Text, Box::new(e))
+    })
+}
+
+fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Snapshot> {
+    let options: RoomOptions = parse(1, &r.get::<_, String>(1)?)?;
+    let clock_x: Option<i64> = r.get(7)?;
+    let clock_o: Option<i64> = r.get(8)?;
+    let result: Option<String> = r.get(9)?;
+    let draw_offer: Option<String> = r.get(10)?;
+    let rematch: u8 = r.get(11)?;
+    let ms = |v: i64| u64::try_from(v).unwrap_or(0);
+    Ok(Snapshot {
+        code: r.get(0)?,
+        options,
+        tokens: [Some(r.get(2)?), r.get(3)?],
+        game_number: r.get(4)?,
+        x_seat: r.get(5)?,
+        record: r.get(6)?,
+        clock_left: clock_x.zip(clock_o).map(|(x, o)| [ms(x), ms(o)]),
+        result: result.map(|t| parse::<GameResult>(9, &t)).transpose()?,
+        draw_offer: draw_offer.map(|t| parse::<Side>(10, &t)).transpose()?,
+        rematch: [rematch & 1 != 0, rematch & 2 != 0],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use uttt_protocol::{ColourChoice, EndReason, Kind, RuleSet};
+
+    fn snapshot(code: &str, result: Option<GameResult>) -> Snapshot {
+        Snapshot {
+            code: code.into(),
+            options: RoomOptions {
+                kind: Kind::Ultimate,
+                rules: RuleSet::Tiebreak,
+                colour: ColourChoice::Random,
+                clock: Some(uttt_protocol::ClockSetting {
+                    initial: 180,
+                    increment: 2,
+                }),
+            },
+            tokens: [Some("a".into()), None],
+            game_number: 3,
+            x_seat: 1,
+            record: "ultimate-tiebreak:e5".into(),
+            clock_left: Some([1, 2]),
+            result,
+            draw_offer: Some(Side::O),
+            rematch: [false, true],
+        }
+    }
+
+    #[tokio::test]
+    async fn saves_and_loads_rooms_across_reopening() {
+        let dir = std::env::temp_dir().join(format!("uttt-store-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("rooms.sqlite3");
+        let store = Store::open(&path).unwrap();
+        let open = snapshot("r1", None);
+        let done = snapshot(
+            "r2",
+            Some(GameResult {
+                winner: None,
+                reason: EndReason::Agreed,
+            }),
+        );
+        store.save(open.clone()).await.unwrap();
+        store.save(done.clone()).await.unwrap();
+        let mut moved = open.clone();
+        moved.record = "ultimate-tiebreak:e5e4".into();
+        moved.tokens[1] = Some("b".into());
+        store.save(moved.clone()).await.unwrap();
+        drop(store);
+
+        let store = Store::open(&path).unwrap();
+        assert_eq!(store.load("r1").await.unwrap(), Some(moved.clone()));
+        assert_eq!(store.load("r2").await.unwrap(), Some(done));
+        assert_eq!(store.load("nope").await.unwrap(), None);
+        assert_eq!(store.unfinished().await.unwrap(), vec![moved]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn refuses_a_file_that_is_not_a_database() {
+        let path = std::env::temp_dir().join(format!("uttt-store-bad-{}", std::process::id()));
+        std::fs::write(&path, "not a database, just text that is long enough").unwrap();
+        assert!(Store::open(&path).is_err());
+        std::fs::remove_file(&path).unwrap();
+    }
+}
