@@ -26,7 +26,11 @@ export function fillLevels(levels, selected, selectedO = selected) {
 }
 
 /** The names on the two player chips, X's then O's. */
-function playerNames(settings) {
+function playerNames(settings, online) {
+  if (online) {
+    if (!online.side) return [t('player.x'), t('player.o')];
+    return online.side === 'x' ? [t('player.you'), t('player.friend')] : [t('player.friend'), t('player.you')];
+  }
   const level = t(`level.${settings.level}`);
   switch (settings.mode) {
     case 'ai-x':
@@ -53,9 +57,15 @@ export function renderChrome(page) {
   $('btn-undo').disabled = !page.canUndo;
   $('btn-redo').disabled = !page.canRedo;
   $('btn-continue').hidden = !page.canContinue;
+  // Online, the room's buttons (in the Online tab) replace New game and
+  // the settings; the chips show the clocks instead of the scores.
+  const online = page.online;
+  $('btn-new').disabled = Boolean(online);
+  $('settings').inert = Boolean(online);
+  $('players').dataset.online = String(Boolean(online));
 
   const { settings, view } = page;
-  const [xName, oName] = playerNames(settings);
+  const [xName, oName] = playerNames(settings, online);
   setText($('player-x-name'), xName);
   setText($('player-o-name'), oName);
   setText($('score-x'), String(page.scores.x));

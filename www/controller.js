@@ -9,6 +9,12 @@
 // - `uttt:gameover` detail = getState(), once when a move ends the game;
 // - `uttt:progress` detail = a search progress report of the AI's move;
 // - `uttt:history`  no detail, after the history of games changed.
+//
+// Online (onlineEnter ... onlineLeave): the server's game replaces the local
+// one, which stays saved and comes back on leaving. Moves go to the server
+// (after the core has checked them here) and the board follows the room
+// state the server sends; no AI plays, nothing is undone, and a finished
+// game enters the history as mode 'online'.
 
 import { WebGame } from './wasm.js';
 import * as storage from './storage.js';
@@ -49,6 +55,14 @@ const state = {
   live: false,
   saveFailed: false,
   branchGuard: null,
+  /**
+   * While in an online room: `{connection, room, role, side, roomState,
+   * send, recorded}`; `side` is 'x' | 'o' for a seat's player, null for a
+   * spectator; `send(message)` goes to the server; `recorded` and
+   * `inPlay` hold the ids of the games already put in the history and of
+   * those seen being played.
+   */
+  online: null,
 };
 
 let ai = null;
@@ -77,12 +91,13 @@ function levelOf(side) {
 
 /** The state in the shape other modules rely on (documented at the top of this file). */
 export function getState() {
-  const { settings, view } = state;
-  const human = humanSide(settings.mode);
+  const { settings, view, online } = state;
+  const human = online ? online.side : humanSide(settings.mode);
+  const ended = online?.roomState?.result ?? null;
   return {
     kind: view.kind,
     rules: view.rules,
-    mode: human ? 'ai' : settings.mode,
+    mode: online ? 'online' : human ? 'ai' : settings.mode,
     level: settings.level,
     levelO: settings.levelO,
     humanSide: human,
@@ -92,8 +107,8 @@ export function getState() {
     length: view.length,
     moves: view.moves.slice(),
     toMove: view.sideToMove,
-    over: view.outcome !== null,
-    result: view.outcome,
+    over: online ? ended !== null : view.outcome !== null,
+    result: online ? ended && (ended.winner ?? 'draw') : view.outcome,
     thinking: state.thinking,
     paused: state.paused,
     gameId: state.gameId,
@@ -109,6 +124,7 @@ function canContinue() {
 /** What the page needs to draw, beyond the view. */
 export function pageState() {
   const status = state.notice ?? describe(state.view, state);
+  const { online } = state;
   return {
     view: state.view,
     settings: state.settings,
@@ -119,12 +135,23 @@ export function pageState() {
     canUndo: undoSteps() > 0,
     canRedo: redoSteps() > 0,
     canContinue: canContinue(),
-    interactive: !state.thinking && !isAiTurn(),
+    interactive: online ? onlineCanMove() : !state.thinking && !isAiTurn(),
     levels: state.levels,
+    online: online && { side: online.side, roomState: online.roomState, connection: online.connection },
   };
 }
 
+/** Online: whether this page's player may move now (the server checks again). */
+function onlineCanMove() {
+  const rs = state.online.roomState;
+  return Boolean(
+    rs && state.online.side && state.online.connection === 'open' && rs.result === null &&
+      rs.x !== 'empty' && rs.o !== 'empty' && rs.toMove === state.online.side,
+  );
+}
+
 function isAiTurn() {
+  if (state.online) return false;
   const { mode } = state.settings;
   if (mode === 'watch') return true;
   const human = humanSide(mode);
@@ -142,6 +169,8 @@ function budgetFor(level) {
  * seconds until it goes through.
  */
 function persist() {
+  // An online game is the server's to keep; the local game stays as saved.
+  if (state.online) return;
   const record = state.game.record();
   const data = record ? { record, cursor: state.view.ply, id: state.gameId } : { position: state.game.positionString(), id: state.gameId };
   const saved = storage.saveGame(data);
@@ -168,7 +197,21 @@ function retrySave() {
 
 /** The entry of the history for the game on the board, with `result`. */
 function historyEntry(result) {
-  const { settings } = state;
+  const { settings, online } = state;
+  if (online) {
+    const { options } = online.roomState;
+    return {
+      id: state.gameId,
+      kind: options.kind,
+      rules: options.kind === 'classic' ? 'standard' : options.rules,
+      mode: 'online',
+      level: null,
+      levelO: null,
+      side: online.side,
+      result,
+      record: state.game.record(),
+    };
+  }
   const human = humanSide(settings.mode);
   const mode = human ? 'ai' : settings.mode;
   return {
@@ -288,6 +331,7 @@ export async function play(board, cell) {
     notify(message);
     return { ok: false, code, message };
   };
+  if (state.online) return playOnline(board, cell, refuse);
   if (state.thinking) return refuse('thinking');
   if (!state.view.outcome) {
     if (state.settings.mode === 'watch') return refuse('watching');
@@ -322,6 +366,119 @@ export async function play(board, cell) {
   return { ok: true };
 }
 
+/** Online: checks the move with the core, then sends it; the board moves when the server says so. */
+function playOnline(board, cell, refuse) {
+  const { online, view } = state;
+  const rs = online.roomState;
+  if (!rs || online.connection !== 'open') return refuse('onlineOffline');
+  if (!online.side) return refuse('onlineWatching');
+  if (rs.result) return refuse('game-over');
+  if (rs.x === 'empty' || rs.o === 'empty') return refuse('onlineAlone');
+  if (rs.toMove !== online.side) return refuse('onlineTheirTurn');
+  if (view.ply < view.length) {
+    jump(view.length);
+    return refuse('changed');
+  }
+  const probe = WebGame.fromText(rs.record);
+  try {
+    probe.play(board, cell);
+  } catch (error) {
+    return refuse(error.code ?? 'other', error);
+  } finally {
+    probe.free();
+  }
+  clearNotice();
+  online.send({ type: 'move', ply: view.length, board, cell });
+  return { ok: true };
+}
+
+/**
+ * Enters online play: `send(message)` reaches the server. The local game
+ * stays saved; the board shows the room's game from the first state on.
+ */
+export function onlineEnter(send) {
+  stopAi();
+  clearNotice();
+  state.online = {
+    connection: 'connecting',
+    room: null,
+    role: null,
+    side: null,
+    roomState: null,
+    send,
+    recorded: new Set(),
+    inPlay: new Set(),
+  };
+  renderPage();
+}
+
+/** The connection's status: 'connecting' | 'open' | 'reconnecting' | 'unavailable'. */
+export function onlineConnection(connection) {
+  if (!state.online) return;
+  state.online.connection = connection;
+  renderPage();
+  emit('uttt:state', getState());
+}
+
+/** The server placed this page in `room` as `role` ('seat0' | 'seat1' | 'spectator'). */
+export function onlineJoined(room, role) {
+  if (!state.online) return;
+  Object.assign(state.online, { room, role });
+  renderPage();
+}
+
+/** A room state from the server: the board follows it. */
+export function onlineState(roomState) {
+  const { online } = state;
+  if (!online) return;
+  const seat = { seat0: 0, seat1: 1 }[online.role];
+  online.side = seat === undefined ? null : seat === roomState.xSeat ? 'x' : 'o';
+  online.roomState = roomState;
+  const game = WebGame.fromText(roomState.record);
+  if (state.game) state.game.free();
+  state.game = game;
+  state.gameId = `online-${roomState.room}-${roomState.gameNumber}`;
+  state.view = game.view();
+  // A refusal shown earlier is about a position that has passed.
+  clearNotice();
+  const key = state.gameId;
+  const finishedNow = roomState.result !== null && !online.recorded.has(key);
+  if (finishedNow) {
+    online.recorded.add(key);
+    // The history keeps one entry per id, so a game seen ending again
+    // after a reload is not counted twice.
+    if (online.side) recordInHistory(roomState.result.winner ?? 'draw');
+  }
+  if (roomState.result === null) online.inPlay.add(key);
+  renderPage();
+  const detail = getState();
+  emit('uttt:state', detail);
+  // The end card is for a game seen being played, not one found finished.
+  if (finishedNow && online.inPlay.has(key)) emit('uttt:gameover', detail);
+}
+
+/** A frame the server refused: shown in the status line. */
+export function onlineRefused(message) {
+  if (!state.online) return;
+  notify(t('online.refused', { error: message }), 'warn');
+}
+
+/** Leaves online play: the local game comes back as it was saved. */
+export function onlineLeave() {
+  if (!state.online) return;
+  state.online = null;
+  const local = restoreGame();
+  if (state.game) state.game.free();
+  state.game = local;
+  clearNotice();
+  commit();
+}
+
+/** Whether the page is in an online room. */
+export function isOnline() {
+  return state.online !== null;
+}
+
 /**
  * From an earlier position of a game against the AI where the AI is to move:
  * drops the later moves (asking first, like a move would) and lets the AI play.
@@ -341,7 +498,7 @@ export async function continueHere() {
 
 /** How many plies Undo takes back: against the AI, your move and its reply. */
 function undoSteps() {
-  if (!state.view) return 0;
+  if (!state.view || state.online) return 0;
   const { ply, sideToMove } = state.view;
   const human = humanSide(state.settings.mode);
   if (ply === 0) return 0;
@@ -354,6 +511,7 @@ function undoSteps() {
 
 /** How many plies Redo replays: against the AI, up to your next turn. */
 function redoSteps() {
+  if (state.online) return 0;
   if (!state.view) return 0;
   const { ply, length, sideToMove } = state.view;
   const human = humanSide(state.settings.mode);
@@ -418,6 +576,7 @@ async function agreeToLeave(question) {
 
 /** Starts a new game with the current settings, asking first if a game is in progress. */
 export async function newGame() {
+  if (state.online) return false;
   if (!(await agreeToLeave('newGame'))) return false;
   startFresh();
   return true;
@@ -425,6 +584,10 @@ export async function newGame() {
 
 /** Rematch: a new game with the colours swapped (against the AI), no question asked. */
 export function rematch() {
+  if (state.online) {
+    state.online.send({ type: 'rematch' });
+    return;
+  }
   const { mode } = state.settings;
   if (mode === 'ai-x' || mode === 'ai-o') {
     state.settings = { ...state.settings, mode: mode === 'ai-x' ? 'ai-o' : 'ai-x' };
@@ -442,6 +605,10 @@ const LIVE_SETTINGS = new Set(['speed']);
  * progress; declined, nothing changes. Resolves true when applied.
  */
 export async function updateSettings(changes) {
+  if (state.online) {
+    renderPage();
+    return false;
+  }
   const next = { ...state.settings, ...changes };
   const restart = Object.keys(changes).some((k) => !LIVE_SETTINGS.has(k) && changes[k] !== state.settings[k]);
   if (restart && !(await agreeToLeave('settings'))) {

@@ -26,7 +26,7 @@ export function initHint(controller, { display, evalBar }) {
   const render = () => {
     button.hidden = !display.showHint;
     document.querySelector('.controls')?.setAttribute('data-buttons', display.showHint ? '4' : '3');
-    button.disabled = Boolean(state.over || state.thinking);
+    button.disabled = Boolean(state.over || state.thinking || state.mode === 'online');
   };
 
   button.addEventListener('click', async () => {
@@ -56,7 +56,7 @@ export function initHint(controller, { display, evalBar }) {
     } catch {
       text.textContent = t('hint.unavailable');
     } finally {
-      button.disabled = Boolean(state.over || state.thinking);
+      button.disabled = Boolean(state.over || state.thinking || state.mode === 'online');
     }
   });
 

@@ -19,6 +19,7 @@ import { initEvalBar } from './evalbar.js';
 import { initHint } from './hint.js';
 import { initMoveList } from './movelist.js';
 import { initSharing } from './sharing.js';
+import { initOnline } from './onlinepanel.js';
 import { initStats } from './stats.js';
 import { registerServiceWorker } from './offline.js';
 import { initTutorial, openHelp } from './tutorial.js';
@@ -85,6 +86,7 @@ async function boot() {
       }
     },
   });
+  initOnline(document.getElementById('online-host'), controller, { tabs });
   initEndCard(controller, { tabs });
   initSound(controller);
   bindKeyboard({

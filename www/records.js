@@ -14,7 +14,8 @@ export const MAX_GAMES = 500;
 
 const KINDS = new Set(['ultimate', 'classic']);
 const RULES = new Set(['standard', 'tiebreak']);
-const MODES = new Set(['ai', 'human', 'watch']);
+/** 'online': a person against a friend through the game server (`side` is theirs). */
+const MODES = new Set(['ai', 'human', 'watch', 'online']);
 const LEVELS = ['beginner', 'easy', 'medium', 'hard', 'master'];
 const RESULTS = new Set(['x', 'o', 'draw']);
 /** A game left before its end: kept for replay, counted in no score. */
@@ -35,6 +36,7 @@ export function cleanEntry(raw) {
   if (typeof record !== 'string' || record.length > 400 || !RECORD.test(record)) return null;
   if (id !== undefined && id !== null && !(typeof id === 'string' && ID.test(id))) return null;
   if (mode === 'ai' && !(LEVELS.includes(level) && (side === 'x' || side === 'o'))) return null;
+  if (mode === 'online' && side !== 'x' && side !== 'o') return null;
   if (mode === 'watch' && !LEVELS.includes(level)) return null;
   if (mode === 'watch' && levelO != null && !LEVELS.includes(levelO)) return null;
   return {
@@ -43,9 +45,9 @@ export function cleanEntry(raw) {
     kind,
     rules,
     mode,
-    level: mode === 'human' ? null : level,
+    level: mode === 'ai' || mode === 'watch' ? level : null,
     levelO: mode === 'watch' ? (levelO ?? level) : null,
-    side: mode === 'ai' ? side : null,
+    side: mode === 'ai' || mode === 'online' ? side : null,
     result,
     record,
   };
@@ -58,7 +60,7 @@ export function finished(entry) {
 
 /** The outcome for the person playing: 'win', 'draw', 'loss', or null when no one person played or it is unfinished. */
 export function personalOutcome(entry) {
-  if (entry.mode !== 'ai' || !finished(entry)) return null;
+  if ((entry.mode !== 'ai' && entry.mode !== 'online') || !finished(entry)) return null;
   if (entry.result === 'draw') return 'draw';
   return entry.result === entry.side ? 'win' : 'loss';
 }
@@ -189,8 +191,8 @@ export function clearHistory(storage = localStorage) {
 }
 
 /**
- * Win/draw/loss counts per AI level (games against the AI), plus X/O/draw
- * counts for two-player and AI-versus-AI games.
+ * Win/draw/loss counts per AI level (games against the AI) and online,
+ * plus X/O/draw counts for two-player and AI-versus-AI games.
  */
 export function statistics(games) {
   const perLevel = Object.fromEntries(
@@ -198,10 +200,12 @@ export function statistics(games) {
   );
   const human = { x: 0, o: 0, draw: 0 };
   const watch = { x: 0, o: 0, draw: 0 };
+  const online = { win: 0, draw: 0, loss: 0 };
   for (const g of games) {
     if (!finished(g)) continue;
     if (g.mode === 'ai') perLevel[g.level][personalOutcome(g)] += 1;
+    else if (g.mode === 'online') online[personalOutcome(g)] += 1;
     else (g.mode === 'human' ? human : watch)[g.result] += 1;
   }
-  return { perLevel, human, watch };
+  return { perLevel, human, watch, online };
 }

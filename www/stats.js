@@ -22,6 +22,7 @@ export function gameLabel(entry) {
 export function modeLabel(entry) {
   if (entry.mode === 'human') return t('mode.human');
   if (entry.mode === 'watch') return `${t('mode.watch')} · ${t(`level.${entry.level}`)} / ${t(`level.${entry.levelO}`)}`;
+  if (entry.mode === 'online') return `${t('mode.online')} · ${entry.side.toUpperCase()}`;
   return `${t(`level.${entry.level}`)} · ${entry.side.toUpperCase()}`;
 }
 
@@ -75,6 +76,15 @@ function levelTable(perLevel) {
     el('caption', { text: t('stats.vsAi') }),
     el('thead', {}, head),
     el('tbody', {}, ...rows),
+  );
+}
+
+/** Online games: the person's wins, draws and losses. */
+function onlineTally(counts) {
+  return el(
+    'p',
+    { class: 'stats-tally', 'data-testid': 'stats-online' },
+    `${t('mode.online')}: ${t('stats.wins')} ${counts.win} · ${t('stats.draws')} ${counts.draw} · ${t('stats.losses')} ${counts.loss}`,
   );
 }
 
@@ -193,7 +203,7 @@ export function initStats(panel, { onReplay, announce = () => {} } = {}) {
   let showAll = false;
   const render = () => {
     const { games } = loadHistory();
-    const { perLevel, human, watch } = statistics(games);
+    const { perLevel, human, watch, online } = statistics(games);
     const heading = el('h2', { id: 'stats-heading', class: 'card-title', text: t('stats.title') });
     panel.setAttribute('aria-labelledby', 'stats-heading');
     if (games.length === 0) {
@@ -213,6 +223,7 @@ export function initStats(panel, { onReplay, announce = () => {} } = {}) {
       levelTable(perLevel),
       tally('mode.human', human, 'stats-human'),
       tally('mode.watch', watch, 'stats-watch'),
+      onlineTally(online),
       el('h3', { text: t('stats.chartTitle') }),
       resultsChart(games),
       historyList(games, onReplay, showAll, () => {

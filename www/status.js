@@ -14,7 +14,8 @@ export function humanSide(mode) {
  * The status for `view` under `settings`, as `{text, tone}`; tone is one of
  * 'x', 'o', 'win', 'lose', 'draw', 'thinking', 'info'.
  */
-export function describe(view, { settings, thinking, paused = false }) {
+export function describe(view, { settings, thinking, paused = false, online = null }) {
+  if (online) return describeOnline(view, online);
   const human = humanSide(settings.mode);
   const side = view.sideToMove;
   const player = side.toUpperCase();
@@ -57,6 +58,42 @@ export function describe(view, { settings, thinking, paused = false }) {
     : { text: t('status.mustPlay', { player, board }), tone: side };
 }
 
+/** Online: the connection, the opponent's presence, then whose turn or the result. */
+function describeOnline(view, { connection, side, roomState: rs }) {
+  if (connection === 'unavailable') return { text: t('online.unavailable'), tone: 'info' };
+  if (connection === 'reconnecting') return { text: t('online.reconnecting'), tone: 'info' };
+  if (!rs) return { text: t('online.connecting'), tone: 'info' };
+  if (rs.result) {
+    const { winner, reason } = rs.result;
+    // Resignation, time and agreement are said; a line or a full board
+    // speaks for itself.
+    const how = (key) => (['resigned', 'time', 'agreed'].includes(reason) ? `${key}.${reason}` : key);
+    if (!winner) return { text: t(how('online.drawn')), tone: 'draw' };
+    if (side) {
+      return winner === side
+        ? { text: t(how('online.youWin')), tone: 'win' }
+        : { text: t(how('online.youLose')), tone: 'lose' };
+    }
+    return { text: t(how('online.wins'), { player: winner.toUpperCase() }), tone: 'win' };
+  }
+  if (rs.x === 'empty' || rs.o === 'empty') return { text: t('online.waiting'), tone: 'info' };
+  const opponent = side && (side === 'x' ? rs.o : rs.x);
+  if (opponent === 'disconnected') return { text: t('online.opponentAway'), tone: 'info' };
+  if (side && rs.toMove !== side) return { text: t('online.theirTurn', { side: rs.toMove.toUpperCase() }), tone: rs.toMove };
+  const player = view.sideToMove.toUpperCase();
+  const board = view.requiredBoard === null ? null : regionName(view.requiredBoard);
+  if (side) {
+    if (view.kind === 'classic') return { text: t('status.yourMove', { side: player }), tone: view.sideToMove };
+    return board === null
+      ? { text: t('status.yourMayPlay', { side: player }), tone: view.sideToMove }
+      : { text: t('status.yourMustPlay', { side: player, board }), tone: view.sideToMove };
+  }
+  if (view.kind === 'classic') return { text: t('status.toMove', { player }), tone: view.sideToMove };
+  return board === null
+    ? { text: t('status.mayPlay', { player }), tone: view.sideToMove }
+    : { text: t('status.mustPlay', { player, board }), tone: view.sideToMove };
+}
+
 /** The message for a refused click, from the core's error code. */
 export function refusal(code, view, error) {
   switch (code) {
@@ -73,6 +110,10 @@ export function refusal(code, view, error) {
     case 'watching':
     case 'continueFirst':
     case 'changed':
+    case 'onlineOffline':
+    case 'onlineWatching':
+    case 'onlineAlone':
+    case 'onlineTheirTurn':
       return t(`refuse.${code}`);
     default:
       return t('refuse.other', { error: error ? error.message : code });

@@ -1,0 +1,102 @@
+// Online play through the real uttt-server that serves these tests: two
+// browser contexts play a whole game against each other, one reloads in the
+// middle and comes back to its seat, and a third context watches.
+
+import { test, expect } from './support/fixtures.js';
+import { open, showTab, cell, expectMarks } from './game-helpers.js';
+
+/** A second (or third) person: a context of their own, its errors failing the test. */
+async function person(browser, errors) {
+  const context = await browser.newContext();
+  await context.addInitScript(() => localStorage.setItem('uttt.tutorial', 'done'));
+  const page = await context.newPage();
+  page.on('pageerror', (error) => errors.push(`uncaught page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console.error: ${message.text()}`);
+  });
+  return { context, page };
+}
+
+const onlineState = (page) => page.locator('html');
+
+test('two people play a whole game online; one reloads and returns to its seat; a third watches', async ({ page, browser }) => {
+  const errors = [];
+  await open(page);
+  await showTab(page, 'online');
+  await page.selectOption('#online-kind', 'classic');
+  await page.selectOption('#online-colour', 'x');
+  await page.locator('[data-action="online-create"]').click();
+  await expect(onlineState(page)).toHaveAttribute('data-online-state', 'waiting');
+  const link = await page.locator('[data-online-link]').getAttribute('href');
+  expect(link).toMatch(/\?room=[0-9a-z]{16}$/);
+  // The creator's own address now names the room, so a reload goes back to it.
+  expect(page.url()).toBe(link);
+
+  const friend = await person(browser, errors);
+  await friend.page.goto(link);
+  await expect(onlineState(friend.page)).toHaveAttribute('data-online-state', 'playing');
+  await expect(onlineState(page)).toHaveAttribute('data-online-state', 'playing');
+  await expect(friend.page.locator('#player-o-name')).toHaveText('You');
+
+  // O may not move first; the refusal comes from the page, nothing is sent.
+  await cell(friend.page, 0, 4).click();
+  await expectMarks(friend.page, 0);
+
+  const moves = [
+    [page, 0],
+    [friend.page, 3],
+    [page, 1],
+    [friend.page, 4],
+  ];
+  for (const [n, [who, c]] of moves.entries()) {
+    await cell(who, 0, c).click();
+    await expectMarks(page, n + 1);
+    await expectMarks(friend.page, n + 1);
+  }
+
+  // O reloads: back in the same seat, the same position, X's turn.
+  await friend.page.reload();
+  await expect(onlineState(friend.page)).toHaveAttribute('data-online-state', 'playing');
+  await expectMarks(friend.page, 4);
+  await expect(friend.page.locator('#player-o-name')).toHaveText('You');
+
+  const watcher = await person(browser, errors);
+  await watcher.page.goto(link);
+  await expect(onlineState(watcher.page)).toHaveAttribute('data-online-state', 'playing');
+  await expectMarks(watcher.page, 4);
+  await expect(watcher.page.locator('.online-who')).toContainText('watching');
+  await cell(watcher.page, 0, 8).click();
+  await expectMarks(watcher.page, 4);
+
+  // X completes the top row.
+  await cell(page, 0, 2).click();
+  for (const p of [page, friend.page, watcher.page]) {
+    await expect(onlineState(p)).toHaveAttribute('data-online-state', 'over');
+    await expectMarks(p, 5);
+  }
+  await expect(page.locator('#status')).toHaveText('You win!');
+  await expect(friend.page.locator('#status')).toHaveText('You lose.');
+  await expect(watcher.page.locator('#status')).toHaveText('X wins!');
+
+  // The finished game is in each player's own history, as an online game.
+  const entry = async (p) =>
+    p.evaluate(() => JSON.parse(localStorage.getItem('uttt.history')).games.find((g) => g.mode === 'online'));
+  expect(await entry(page)).toMatchObject({ mode: 'online', side: 'x', result: 'x', record: 'classic:a1a2b1b2c1' });
+  expect(await entry(friend.page)).toMatchObject({ mode: 'online', side: 'o', result: 'x' });
+
+  // A rematch swaps the colours: the friend plays X now.
+  await page.locator('[data-action="online-rematch"]').click();
+  await friend.page.locator('[data-action="online-rematch"]').click();
+  await expect(onlineState(page)).toHaveAttribute('data-online-state', 'playing');
+  await expectMarks(page, 0);
+  await expect(friend.page.locator('#player-x-name')).toHaveText('You');
+
+  // Leaving brings back the local game the creator had before.
+  await page.locator('[data-action="online-leave"]').click();
+  await expect(onlineState(page)).not.toHaveAttribute('data-online-state', /.*/);
+  expect(new URL(page.url()).search).toBe('');
+
+  await friend.context.close();
+  await watcher.context.close();
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,171 @@
+// The page's connection to the game server (uttt-server, docs/protocol.md):
+// one WebSocket, the frames of protocol version 1, the seat tokens kept per
+// room, and reconnection with backoff after a drop. It decides no rule and
+// keeps no game: it hands the server's room state to whoever listens.
+
+const VERSION = 1;
+const TOKENS_KEY = 'uttt.online';
+/** Seats remembered at most; the oldest are forgotten first. */
+const MAX_TOKENS = 20;
+/** Waits between reconnection attempts, in milliseconds; the last repeats. */
+const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
+
+/** The server's WebSocket address: the page's `uttt-server` meta tag, else this site's `ws`. */
+export function serverUrl() {
+  const meta = document.querySelector('meta[name="uttt-server"]')?.content?.trim();
+  const url = new URL(meta || 'ws', meta ? undefined : window.location.href);
+  if (url.protocol === 'http:') url.protocol = 'ws:';
+  if (url.protocol === 'https:') url.protocol = 'wss:';
+  return url.href;
+}
+
+function readTokens() {
+  try {
+    const data = JSON.parse(localStorage.getItem(TOKENS_KEY) ?? 'null');
+    if (data && data.v === 1 && Array.isArray(data.seats)) {
+      const code = /^[0-9a-z]{1,32}$/;
+      return data.seats.filter((s) => s && code.test(s.room) && code.test(s.token));
+    }
+  } catch {
+    // Unreadable: no seat is remembered.
+  }
+  return [];
+}
+
+/** The token this browser holds for `room`, if any. */
+export function tokenFor(room) {
+  return readTokens().find((s) => s.room === room)?.token ?? null;
+}
+
+function keepToken(room, token) {
+  const seats = readTokens().filter((s) => s.room !== room);
+  seats.push({ room, token });
+  try {
+    localStorage.setItem(TOKENS_KEY, JSON.stringify({ v: 1, seats: seats.slice(-MAX_TOKENS) }));
+  } catch {
+    // Not kept: a reload comes back as a spectator.
+  }
+}
+
+/**
+ * One session with the server. `on` holds the listeners:
+ * `joined({room, role, token})`, `state(roomState, serverTime)`,
+ * `error({code, message})` for a refused frame, and
+ * `connection(status)` with status 'connecting' | 'open' | 'reconnecting'
+ * | 'unavailable' (never reached the server) | 'closed' (left).
+ */
+export class OnlineSession {
+  constructor(on, url = serverUrl()) {
+    this.on = on;
+    this.url = url;
+    this.socket = null;
+    this.room = null;
+    this.pendingCreate = null;
+    this.attempt = 0;
+    this.everOpen = false;
+    this.left = false;
+    this.timer = 0;
+  }
+
+  /** Opens a room with `options` (see docs/protocol.md). */
+  create(options) {
+    this.pendingCreate = options;
+    this.connect();
+  }
+
+  /** Enters room `room`, back into this browser's seat if it holds one. */
+  join(room) {
+    this.room = room;
+    this.connect();
+  }
+
+  connect() {
+    this.on.connection(this.everOpen ? 'reconnecting' : 'connecting');
+    let socket;
+    try {
+      socket = new WebSocket(this.url);
+    } catch {
+      this.on.connection('unavailable');
+      return;
+    }
+    this.socket = socket;
+    socket.addEventListener('open', () => {
+      this.everOpen = true;
+      this.attempt = 0;
+      this.on.connection('open');
+      if (this.room) {
+        this.send({ type: 'join', room: this.room, token: tokenFor(this.room) });
+      } else if (this.pendingCreate) {
+        this.send({ type: 'create', options: this.pendingCreate });
+        this.pendingCreate = null;
+      }
+    });
+    socket.addEventListener('message', (event) => this.receive(event.data));
+    socket.addEventListener('close', () => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      if (this.left) return;
+      if (!this.everOpen) {
+        this.on.connection('unavailable');
+        return;
+      }
+      const wait = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+      this.attempt += 1;
+      this.on.connection('reconnecting');
+      this.timer = setTimeout(() => this.connect(), wait);
+    });
+  }
+
+  receive(text) {
+    let message;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (!message || message.v !== VERSION) return;
+    switch (message.type) {
+      case 'joined':
+        this.room = message.room;
+        if (message.token) keepToken(message.room, message.token);
+        this.on.joined(message);
+        break;
+      case 'state':
+        this.on.state(message.state, message.serverTime);
+        break;
+      case 'error':
+        // Back with a token the server no longer knows: watch instead.
+        if (message.code === 'bad-token' && this.room) {
+          this.send({ type: 'join', room: this.room, token: null });
+          return;
+        }
+        this.on.error(message);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** Sends `message` with the protocol version; false when not connected. */
+  send(message) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify({ v: VERSION, ...message }));
+    return true;
+  }
+
+  /** Leaves the room for good (a game in play is given up) and closes. */
+  leave() {
+    this.send({ type: 'leave' });
+    this.close();
+  }
+
+  /** Closes without leaving (the seat stays this browser's). */
+  close() {
+    this.left = true;
+    clearTimeout(this.timer);
+    const socket = this.socket;
+    this.socket = null;
+    if (socket) socket.close();
+    this.on.connection('closed');
+  }
+}
