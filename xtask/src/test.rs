@@ -31,6 +31,8 @@ pub enum Layer {
     Clippy,
     /// `cargo test --workspace` natively.
     Native,
+    /// The terminal client on a real server: two engine clients play.
+    Online,
     /// crates/core built for wasm32 without `std`.
     NoStd,
     /// wasm-bindgen-test suites of crates/web in headless Chromium.
@@ -43,10 +45,11 @@ pub enum Layer {
 /// checked although the game's wasm leaves it out.
 const BENCH_FEATURE: &str = "uttt-web/bench";
 
-const ALL: [Layer; 6] = [
+const ALL: [Layer; 7] = [
     Layer::Fmt,
     Layer::Clippy,
     Layer::Native,
+    Layer::Online,
     Layer::NoStd,
     Layer::Wasm,
     Layer::E2e,
@@ -58,6 +61,7 @@ impl Layer {
             Layer::Fmt => "fmt",
             Layer::Clippy => "clippy",
             Layer::Native => "native",
+            Layer::Online => "online",
             Layer::NoStd => "nostd",
             Layer::Wasm => "wasm",
             Layer::E2e => "e2e",
@@ -69,6 +73,9 @@ impl Layer {
             Layer::Fmt => "formatting (cargo fmt --check)",
             Layer::Clippy => "lints (cargo clippy -D warnings, native and wasm32)",
             Layer::Native => "native tests (cargo test --workspace)",
+            Layer::Online => {
+                "uttt online: two engine clients play three games on a real uttt-server"
+            }
             Layer::NoStd => "no_std build of crates/core for wasm32",
             Layer::Wasm => "wasm-bindgen tests of crates/web in headless Chromium",
             Layer::E2e => "Playwright end-to-end tests against dist/ served on 127.0.0.1",
@@ -179,6 +186,22 @@ fn run_layer(root: &Path, layer: Layer, options: &Options) -> (Result, Counts) {
                 .args(["test", "--workspace", "--features", BENCH_FEATURE]),
             "native tests",
         ),
+        Layer::Online => match bots_play_online(root) {
+            Ok(()) => (
+                Ok(()),
+                Counts {
+                    passed: 1,
+                    failed: 0,
+                },
+            ),
+            Err(message) => (
+                Err(message),
+                Counts {
+                    passed: 0,
+                    failed: 1,
+                },
+            ),
+        },
         Layer::NoStd => (no_std(root), none),
         Layer::Wasm => match wasm_tests(root) {
             Ok(counts) => require_some(counts, "wasm-bindgen-test"),
@@ -261,6 +284,80 @@ fn no_std(root: &Path) -> Result {
             .arg(setup::WASM_TARGET),
         "the no_std build of crates/core",
     )
+}
+
+/// Two `uttt online --bot` clients on a fresh server: the first creates a
+/// Classic room, the second joins by the link it printed; each exits 0 only
+/// after three games have ended (asking for rematches in between).
+fn bots_play_online(root: &Path) -> Result {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    use std::time::Duration;
+    cmd::run(
+        cargo()
+            .current_dir(root)
+            .args(["build", "-p", "uttt-server", "-p", "uttt-cli"]),
+        "the server and terminal builds",
+    )?;
+    let debug = build::target_dir(root).join("debug");
+    let db = scratch(root)?.join("online-layer.sqlite3");
+    let running = server::start(&debug.join("uttt-server"), root, "/", &db)?;
+    let uttt = debug.join("uttt");
+    let mut first = Command::new(&uttt)
+        .args([
+            "online",
+            &running.url,
+            "--bot",
+            "easy",
+            "--games",
+            "3",
+            "--game",
+            "classic",
+            "--colour",
+            "x",
+        ])
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start uttt online: {e}"))?;
+    let stdout = first.stdout.take().ok_or("uttt online has no output")?;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout)
+            .lines()
+            .map_while(std::result::Result::ok)
+        {
+            if let Some((_, link)) = line.split_once("Invitation link: ") {
+                let _ = tx.send(link.to_string());
+            }
+        }
+    });
+    let link = rx
+        .recv_timeout(Duration::from_secs(20))
+        .map_err(|_| "the first client printed no invitation link".to_string())?;
+    let mut second = Command::new(&uttt)
+        .args(["online", &link, "--bot", "medium", "--games", "3"])
+        .stdout(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot start uttt online: {e}"))?;
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut codes = [None, None];
+    while codes.iter().any(Option::is_none) && Instant::now() < deadline {
+        for (code, child) in codes.iter_mut().zip([&mut first, &mut second]) {
+            if code.is_none() {
+                *code = child.try_wait().map_err(|e| e.to_string())?;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    for child in [&mut first, &mut second] {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    match codes {
+        [Some(a), Some(b)] if a.success() && b.success() => Ok(()),
+        [Some(a), Some(b)] => Err(format!("the clients ended with {a} and {b}")),
+        _ => Err("the clients did not finish three games within 60 s".into()),
+    }
 }
 
 /// Scratch space of the test command inside the target directory.

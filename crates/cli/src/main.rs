@@ -14,6 +14,7 @@ mod bot;
 mod engine_proc;
 mod matches;
 mod mcts;
+mod online;
 mod perft;
 mod play;
 mod render;
@@ -36,6 +37,7 @@ Commands:
   perft     count positions DEPTH moves ahead
   bench     measure the search's speed on fixed positions
   match     play two engines (levels, mcts, trap, cmd:PROGRAM) against each other
+  online    play a friend, watch, or seat the engine on a uttt-server
   tune      tune the evaluation weights by self-play
   help      this text, or `uttt help COMMAND` for a command's
 
@@ -55,6 +57,7 @@ type Runner = fn(&[String]) -> Result<ExitCode, UsageError>;
 fn command(name: &str) -> Option<Runner> {
     match name {
         "play" => Some(play::run),
+        "online" => Some(online::run),
         "bot" => Some(bot::run),
         "analyse" | "analyze" => Some(analyse::run),
         "perft" => Some(perft::run),

@@ -1,0 +1,674 @@
+//! `uttt online`: plays or watches a room of `uttt-server` from the
+//! terminal, or seats the engine there (`--bot LEVEL`). The server decides
+//! every rule; this client draws the room it is sent and sends what is
+//! typed (the core reads the move first, so a typo never leaves).
+
+use std::io::{self, BufRead, Read};
+use std::net::TcpStream;
+use std::process::ExitCode;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use tungstenite::stream::MaybeTlsStream;
+use tungstenite::{Message, WebSocket};
+use uttt_core::record::{parse_record, AnyGame};
+use uttt_core::search::{Level, Searchable};
+use uttt_core::{Classic, Game, Ultimate};
+use uttt_protocol::{
+    read_server, write, ClientMessage, ClockSetting, ColourChoice, Kind, Presence, Role,
+    RoomOptions, RoomState, RuleSet, ServerMessage, Side,
+};
+
+use crate::ai::Engine;
+use crate::args::{Spec, UsageError};
+use crate::render::{Front, Style};
+use crate::usage;
+
+/// The help text of `uttt online`.
+pub const HELP: &str = "\
+uttt online: play a friend, watch, or seat the engine on a uttt-server
+
+Usage: uttt online URL [ROOM] [--game G] [--rules R] [--colour C] [--clock M+S]
+                   [--bot LEVEL] [--games N] [--seed N]
+
+URL is the server's site (http://127.0.0.1:8000/) or an invitation link
+(http://127.0.0.1:8000/?room=CODE). With a room (in the link or as ROOM) the
+client joins it: the free seat, else to watch. Without, it creates a room
+and prints the link to send.
+
+Options (creating a room):
+  --game G      ultimate (default) or classic
+  --rules R     standard (default) or tiebreak
+  --colour C    x, o or random (default)
+  --clock M+S   minutes each and seconds added a move, e.g. 3+2 (default none)
+Options (the engine):
+  --bot LEVEL   the engine plays this seat: beginner ... master
+  --games N     the bot plays N games (asking for rematches), then leaves (default 1)
+  --seed N      seed for the engine's choices (default 1)
+
+Commands: a move (e5, 4/0), resign, draw (offer or accept), decline, rematch,
+board, help, quit. End of input leaves the room.
+";
+
+const COMMANDS: &str = "\
+Type a move (e5, or 4/0 as board/cell), resign, draw (offer or accept one),
+decline (a draw offer), rematch (after a game), board, help or quit.
+";
+
+const SPEC: Spec = Spec {
+    values: &["game", "rules", "colour", "clock", "bot", "games", "seed"],
+    switches: &[],
+};
+
+/// The longest input line read; longer ones are refused, not stored.
+const MAX_LINE: usize = 1024;
+/// How often the socket is polled for frames while input waits.
+const POLL: Duration = Duration::from_millis(50);
+/// Reconnection attempts after a drop before giving up.
+const RECONNECTS: u32 = 8;
+/// The least time the bot takes a move, so it plays at a person's pace and
+/// within the server's frame allowance however fast its level answers.
+const BOT_PAUSE: Duration = Duration::from_millis(150);
+
+/// Where to connect, and the room if one is named.
+#[derive(Debug, PartialEq, Eq)]
+struct Target {
+    ws: String,
+    site: String,
+    room: Option<String>,
+}
+
+impl Target {
+    /// Reads `url` (a site or an invitation link) and an optional room.
+    fn parse(url: &str, room: Option<&str>) -> Result<Target, UsageError> {
+        let (scheme, rest) = url
+            .split_once("://")
+            .ok_or_else(|| usage!("URL must start with http:// or ws://, not \"{url}\""))?;
+        let ws_scheme = match scheme {
+            "http" | "ws" => "ws",
+            "https" | "wss" => "wss",
+            _ => {
+                return Err(usage!(
+                    "URL must be http, https, ws or wss, not \"{scheme}\""
+                ))
+            }
+        };
+        let site_scheme = if ws_scheme == "ws" { "http" } else { "https" };
+        let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
+        let path = path.split('#').next().unwrap_or(path);
+        let from_link = query
+            .split('&')
+            .find_map(|pair| pair.strip_prefix("room="))
+            .map(str::to_string);
+        let room = room.map(str::to_string).or(from_link);
+        if let Some(code) = &room {
+            if code.is_empty()
+                || code.len() > 32
+                || !code.bytes().all(|b| b.is_ascii_alphanumeric())
+            {
+                return Err(usage!("\"{code}\" is not a room code"));
+            }
+        }
+        let base = path.strip_suffix("/ws").unwrap_or(path);
+        let base = if base.contains('/') {
+            base.trim_end_matches(|c| c != '/').to_string()
+        } else {
+            format!("{base}/")
+        };
+        Ok(Target {
+            ws: format!("{ws_scheme}://{base}ws"),
+            site: format!("{site_scheme}://{base}"),
+            room,
+        })
+    }
+}
+
+/// Reads `M+S` (minutes, seconds a move).
+fn parse_clock(text: &str) -> Result<ClockSetting, UsageError> {
+    let bad =
+        || usage!("--clock must be minutes+seconds such as 3+2 (1 to 60, 0 to 60), not \"{text}\"");
+    let (m, s) = text.split_once('+').ok_or_else(bad)?;
+    let minutes: u32 = m.trim().parse().map_err(|_| bad())?;
+    let increment: u32 = s.trim().parse().map_err(|_| bad())?;
+    let clock = ClockSetting {
+        initial: minutes.checked_mul(60).ok_or_else(bad)?,
+        increment,
+    };
+    if (1..=60).contains(&minutes) && clock.is_valid() {
+        Ok(clock)
+    } else {
+        Err(bad())
+    }
+}
+
+fn room_options(p: &crate::args::Parsed) -> Result<RoomOptions, UsageError> {
+    let kind = match p.value("game").unwrap_or("ultimate") {
+        "ultimate" => Kind::Ultimate,
+        "classic" => Kind::Classic,
+        other => {
+            return Err(usage!(
+                "--game must be ultimate or classic, not \"{other}\""
+            ))
+        }
+    };
+    let rules = match p.value("rules").unwrap_or("standard") {
+        "standard" => RuleSet::Standard,
+        "tiebreak" => RuleSet::Tiebreak,
+        other => {
+            return Err(usage!(
+                "--rules must be standard or tiebreak, not \"{other}\""
+            ))
+        }
+    };
+    let colour = match p.value("colour").unwrap_or("random") {
+        "x" => ColourChoice::X,
+        "o" => ColourChoice::O,
+        "random" => ColourChoice::Random,
+        other => return Err(usage!("--colour must be x, o or random, not \"{other}\"")),
+    };
+    let clock = p.value("clock").map(parse_clock).transpose()?;
+    Ok(RoomOptions {
+        kind,
+        rules: if kind == Kind::Classic {
+            RuleSet::Standard
+        } else {
+            rules
+        },
+        colour,
+        clock,
+    })
+}
+
+/// Runs `uttt online`.
+///
+/// # Errors
+/// A usage error for bad options.
+pub fn run(args: &[String]) -> Result<ExitCode, UsageError> {
+    let p = SPEC.parse(args)?;
+    if p.help {
+        out!("{HELP}");
+        return Ok(ExitCode::SUCCESS);
+    }
+    p.at_most_positional(2)?;
+    let url = p
+        .positional
+        .first()
+        .ok_or_else(|| usage!("uttt online needs the server's URL"))?;
+    let target = Target::parse(url, p.positional.get(1).map(String::as_str))?;
+    let options = room_options(&p)?;
+    let bot = match p.value("bot") {
+        Some(name) => Some(Level::from_name(name).ok_or_else(|| {
+            usage!("--bot must be a level (beginner, easy, medium, hard, master), not \"{name}\"")
+        })?),
+        None => None,
+    };
+    let games = p.number("games", 1u32, 10_000, 1)?;
+    let seed = p.number("seed", 0u64, u64::MAX, 1)?;
+    let lines = if bot.is_some() {
+        None
+    } else {
+        Some(read_lines())
+    };
+    let mut client = Client {
+        create: target.room.is_none().then_some(options),
+        room: target.room.clone(),
+        target,
+        token: None,
+        role: None,
+        state: None,
+        bot: bot.map(|level| (Engine::new(level, seed), games)),
+        asked_rematch: 0,
+        style: Style::detect(),
+    };
+    match client.run(lines) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(e) => {
+            eprintln!("uttt online: {e}");
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}
+
+/// Lines of standard input, each at most [`MAX_LINE`] bytes, read on a
+/// thread of their own; `None` marks the end of input.
+fn read_lines() -> mpsc::Receiver<Option<String>> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let stdin = io::stdin();
+        let mut input = stdin.lock();
+        loop {
+            let mut line = Vec::new();
+            match (&mut input)
+                .take(MAX_LINE as u64 + 1)
+                .read_until(b'\n', &mut line)
+            {
+                Ok(0) | Err(_) => break,
+                Ok(_) if line.len() > MAX_LINE && !line.ends_with(b"\n") => {
+                    // Skip the rest of the overlong line.
+                    let mut rest = Vec::new();
+                    let _ = input.read_until(b'\n', &mut rest);
+                    let _ = tx.send(Some(String::from("\u{0}too-long")));
+                }
+                Ok(_) => {
+                    let text = String::from_utf8_lossy(&line).trim().to_string();
+                    if tx.send(Some(text)).is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+        let _ = tx.send(None);
+    });
+    rx
+}
+
+/// A move of either game as the protocol writes it.
+trait Wire: Front + Searchable {
+    fn wire(m: Self::Move) -> (u8, u8);
+}
+
+impl Wire for Ultimate {
+    fn wire(m: Self::Move) -> (u8, u8) {
+        (m.board, m.cell)
+    }
+}
+
+impl Wire for Classic {
+    fn wire(m: Self::Move) -> (u8, u8) {
+        (0, m.0)
+    }
+}
+
+struct Client {
+    target: Target,
+    room: Option<String>,
+    create: Option<RoomOptions>,
+    token: Option<String>,
+    role: Option<Role>,
+    state: Option<RoomState>,
+    /// The engine and how many games it still plays.
+    bot: Option<(Engine, u32)>,
+    /// The game number the bot last asked a rematch after.
+    asked_rematch: u32,
+    style: Style,
+}
+
+type Socket = WebSocket<MaybeTlsStream<TcpStream>>;
+
+enum Step {
+    Go,
+    Done,
+}
+
+impl Client {
+    fn run(&mut self, lines: Option<mpsc::Receiver<Option<String>>>) -> Result<(), String> {
+        let mut drops = 0;
+        loop {
+            let mut socket = match self.connect() {
+                Ok(socket) => socket,
+                Err(e) if drops == 0 && self.state.is_none() => return Err(e),
+                Err(e) => {
+                    drops += 1;
+                    if drops > RECONNECTS {
+                        return Err(format!("gave up reconnecting: {e}"));
+                    }
+                    std::thread::sleep(Duration::from_millis(250 << drops.min(5)));
+                    continue;
+                }
+            };
+            drops = 0;
+            match self.session(&mut socket, lines.as_ref()) {
+                Ok(Step::Done) => return Ok(()),
+                Ok(Step::Go) | Err(_) => {
+                    outln!("Connection lost: reconnecting…");
+                    drops += 1;
+                }
+            }
+        }
+    }
+
+    fn connect(&mut self) -> Result<Socket, String> {
+        let (mut socket, _) = tungstenite::connect(&self.target.ws)
+            .map_err(|e| format!("cannot reach {}: {e}", self.target.ws))?;
+        if let MaybeTlsStream::Plain(stream) = socket.get_ref() {
+            stream
+                .set_read_timeout(Some(POLL))
+                .map_err(|e| e.to_string())?;
+        }
+        let hello = match (&self.room, self.create.take()) {
+            (Some(room), _) => ClientMessage::Join {
+                room: room.clone(),
+                token: self.token.clone(),
+            },
+            (None, Some(options)) => ClientMessage::Create { options },
+            (None, None) => return Err("no room to join".into()),
+        };
+        send(&mut socket, &hello)?;
+        Ok(socket)
+    }
+
+    /// One connection's life: frames in, typed lines out.
+    fn session(
+        &mut self,
+        socket: &mut Socket,
+        lines: Option<&mpsc::Receiver<Option<String>>>,
+    ) -> Result<Step, String> {
+        loop {
+            match socket.read() {
+                Ok(Message::Text(text)) => {
+                    if let Ok(message) = read_server(text.as_str()) {
+                        if let Step::Done = self.receive(socket, message)? {
+                            return Ok(Step::Done);
+                        }
+                    }
+                }
+                Ok(Message::Close(_)) => return Ok(Step::Go),
+                Ok(_) => {}
+                Err(tungstenite::Error::Io(e))
+                    if matches!(
+                        e.kind(),
+                        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                    ) => {}
+                Err(e) => return Err(e.to_string()),
+            }
+            if let Some(lines) = lines {
+                while let Ok(line) = lines.try_recv() {
+                    match line {
+                        Some(line) => {
+                            if let Step::Done = self.typed(socket, &line)? {
+                                return Ok(Step::Done);
+                            }
+                        }
+                        None => {
+                            let _ = send(socket, &ClientMessage::Leave {});
+                            return Ok(Step::Done);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn my_side(&self) -> Option<Side> {
+        let state = self.state.as_ref()?;
+        let seat = match self.role? {
+            Role::Seat0 => 0,
+            Role::Seat1 => 1,
+            Role::Spectator => return None,
+        };
+        Some(if seat == state.x_seat {
+            Side::X
+        } else {
+            Side::O
+        })
+    }
+
+    fn receive(&mut self, socket: &mut Socket, message: ServerMessage) -> Result<Step, String> {
+        match message {
+            ServerMessage::Joined { room, role, token } => {
+                let first = self.room.is_none() || self.role.is_none();
+                self.room = Some(room.clone());
+                self.role = Some(role);
+                if token.is_some() {
+                    self.token = token;
+                }
+                if first {
+                    let what = match role {
+                        Role::Spectator => "You are watching".to_string(),
+                        _ => "You have a seat".to_string(),
+                    };
+                    outln!(
+                        "{what} in room {room}. Invitation link: {}?room={room}",
+                        self.target.site
+                    );
+                }
+            }
+            ServerMessage::State { state, .. } => {
+                self.state = Some(state);
+                self.show();
+                return self.bot_turn(socket);
+            }
+            ServerMessage::Error { message, .. } => {
+                outln!("The server refused: {message}");
+                // The bot tries again from the room as it stands.
+                if self.bot.is_some() {
+                    std::thread::sleep(BOT_PAUSE);
+                    return self.bot_turn(socket);
+                }
+            }
+            ServerMessage::Pong { .. } => {}
+        }
+        Ok(Step::Go)
+    }
+
+    fn show(&self) {
+        let Some(state) = &self.state else { return };
+        let Ok(game) = parse_record(&state.record) else {
+            return;
+        };
+        let board = match &game {
+            AnyGame::Ultimate(h) => format!(
+                "{}{}",
+                h.current().render(self.style),
+                h.current().turn_line()
+            ),
+            AnyGame::Classic(h) => format!(
+                "{}{}",
+                h.current().render(self.style),
+                h.current().turn_line()
+            ),
+        };
+        outln!("\n{board}");
+        outln!("{}", self.status_line(state));
+    }
+
+    fn status_line(&self, state: &RoomState) -> String {
+        let me = self.my_side();
+        let name = |side: Side, presence: Presence| {
+            let who = if Some(side) == me {
+                "you"
+            } else if me.is_some() {
+                "your friend"
+            } else {
+                "player"
+            };
+            let away = match presence {
+                Presence::Empty => ", not here yet",
+                Presence::Disconnected => ", disconnected",
+                Presence::Connected => "",
+            };
+            format!("{side:?} ({who}{away})")
+        };
+        let mut line = format!(
+            "{} against {}",
+            name(Side::X, state.x),
+            name(Side::O, state.o)
+        );
+        if let Some(clock) = state.clock {
+            let mmss = |ms: u64| format!("{}:{:02}", ms / 60_000, (ms / 1000) % 60);
+            line.push_str(&format!(
+                "; clocks X {} O {}",
+                mmss(clock.x_ms),
+                mmss(clock.o_ms)
+            ));
+        }
+        if let Some(result) = state.result {
+            let winner = result.winner.map_or("nobody".into(), |w| format!("{w:?}"));
+            line.push_str(&format!("; over: {winner} wins ({:?})", result.reason));
+        } else if let Some(side) = state.draw_offer {
+            line.push_str(&format!("; {side:?} offers a draw"));
+        }
+        line.push('.');
+        line
+    }
+
+    /// The engine's move when it is its turn; its rematches and its exit.
+    fn bot_turn(&mut self, socket: &mut Socket) -> Result<Step, String> {
+        let me = self.my_side();
+        let Some(state) = self.state.clone() else {
+            return Ok(Step::Go);
+        };
+        let Some((engine, games)) = self.bot.as_mut() else {
+            return Ok(Step::Go);
+        };
+        if me.is_none() {
+            return Err("the room has no free seat for the bot".into());
+        }
+        if state.result.is_some() {
+            if state.game_number >= *games {
+                let _ = send(socket, &ClientMessage::Leave {});
+                return Ok(Step::Done);
+            }
+            if self.asked_rematch < state.game_number {
+                self.asked_rematch = state.game_number;
+                send(socket, &ClientMessage::Rematch {})?;
+            }
+            return Ok(Step::Go);
+        }
+        if state.to_move != me.unwrap_or(Side::X)
+            || state.x == Presence::Empty
+            || state.o == Presence::Empty
+        {
+            return Ok(Step::Go);
+        }
+        let game = parse_record(&state.record).map_err(|e| e.to_string())?;
+        let ply = u32::try_from(
+            state
+                .record
+                .len()
+                .saturating_sub(state.record.find(':').unwrap_or(0) + 1)
+                / 2,
+        )
+        .unwrap_or(0);
+        let started = std::time::Instant::now();
+        let (board, cell) = match &game {
+            AnyGame::Ultimate(h) => think(engine, h.current()),
+            AnyGame::Classic(h) => think(engine, h.current()),
+        };
+        if let Some(rest) = BOT_PAUSE.checked_sub(started.elapsed()) {
+            std::thread::sleep(rest);
+        }
+        send(socket, &ClientMessage::Move { ply, board, cell })?;
+        Ok(Step::Go)
+    }
+
+    fn typed(&mut self, socket: &mut Socket, line: &str) -> Result<Step, String> {
+        let message = match line.to_ascii_lowercase().as_str() {
+            "" => return Ok(Step::Go),
+            "\u{0}too-long" => {
+                outln!("That line is longer than {MAX_LINE} bytes; type a move or a command.");
+                return Ok(Step::Go);
+            }
+            "quit" | "exit" | "q" | "leave" => {
+                let _ = send(socket, &ClientMessage::Leave {});
+                return Ok(Step::Done);
+            }
+            "help" | "h" | "?" => {
+                out!("{COMMANDS}");
+                return Ok(Step::Go);
+            }
+            "board" | "b" => {
+                self.show();
+                return Ok(Step::Go);
+            }
+            "resign" => ClientMessage::Resign {},
+            "draw" => ClientMessage::OfferDraw {},
+            "decline" => ClientMessage::DeclineDraw {},
+            "rematch" => ClientMessage::Rematch {},
+            _ => match self.typed_move(line) {
+                Ok(message) => message,
+                Err(sentence) => {
+                    outln!("{sentence}");
+                    return Ok(Step::Go);
+                }
+            },
+        };
+        send(socket, &message)?;
+        Ok(Step::Go)
+    }
+
+    /// A typed move, read by the core in the room's game and checked there.
+    fn typed_move(&self, line: &str) -> Result<ClientMessage, String> {
+        let state = self.state.as_ref().ok_or("The room has not arrived yet.")?;
+        let game = parse_record(&state.record).map_err(|e| e.to_string())?;
+        let short: String = line.chars().take(16).collect();
+        let (board, cell, ply) = match &game {
+            AnyGame::Ultimate(h) => {
+                checked(h.current(), line).map(|(b, c)| (b, c, h.current().ply()))
+            }
+            AnyGame::Classic(h) => {
+                checked(h.current(), line).map(|(b, c)| (b, c, h.current().ply()))
+            }
+        }
+        .map_err(|e| format!("\"{short}\": {e} (type help for the commands)."))?;
+        Ok(ClientMessage::Move {
+            ply: u32::try_from(ply).unwrap_or(u32::MAX),
+            board,
+            cell,
+        })
+    }
+}
+
+/// Reads `line` as a move of `pos` and checks it is legal there.
+fn checked<G: Wire>(pos: &G, line: &str) -> Result<(u8, u8), String> {
+    let m = G::parse_move(line).map_err(|e| e.to_string())?;
+    pos.play(m).map_err(|e| e.to_string())?;
+    Ok(G::wire(m))
+}
+
+fn think<G: Wire>(engine: &mut Engine, pos: &G) -> (u8, u8) {
+    G::wire(engine.think(pos, |_| {}).mv)
+}
+
+fn send(socket: &mut Socket, message: &ClientMessage) -> Result<(), String> {
+    socket
+        .send(Message::text(write(message)))
+        .map_err(|e| format!("cannot send: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_sites_and_invitation_links() {
+        assert_eq!(
+            Target::parse("http://127.0.0.1:8000/", None).unwrap(),
+            Target {
+                ws: "ws://127.0.0.1:8000/ws".into(),
+                site: "http://127.0.0.1:8000/".into(),
+                room: None
+            }
+        );
+        assert_eq!(
+            Target::parse("https://example.org/uttt/?room=abc123", None).unwrap(),
+            Target {
+                ws: "wss://example.org/uttt/ws".into(),
+                site: "https://example.org/uttt/".into(),
+                room: Some("abc123".into())
+            }
+        );
+        assert_eq!(
+            Target::parse("ws://h:1/ws", Some("r")).unwrap().ws,
+            "ws://h:1/ws"
+        );
+        assert_eq!(Target::parse("http://h:1", None).unwrap().ws, "ws://h:1/ws");
+        for bad in ["ftp://h/", "h:1", "http://h/?room=a%20b"] {
+            assert!(Target::parse(bad, None).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn reads_clocks_in_minutes_and_seconds() {
+        assert_eq!(
+            parse_clock("3+2").unwrap(),
+            ClockSetting {
+                initial: 180,
+                increment: 2
+            }
+        );
+        for bad in ["3", "0+1", "61+0", "3+61", "a+b", "99999999999+1"] {
+            assert!(parse_clock(bad).is_err(), "{bad}");
+        }
+    }
+}
