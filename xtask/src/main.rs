@@ -7,6 +7,7 @@
 mod bench;
 mod build;
 mod cmd;
+mod loadtest;
 mod lockfile;
 mod server;
 mod setup;
@@ -33,6 +34,8 @@ commands:
                          (extra arguments after `--` go to Playwright)
   bench [--runs N]       native vs headless-Chromium speed: perft and `uttt bench`, medians
         [--perft-depth D] [--depth D] [--positions N]   (defaults 5 runs, perft 8, depth 10, 16)
+  loadtest [--games 100,1000,5000] [--seconds 20] [--pause-ms 200]
+                         the game server under load over loopback: moves/s, round trips, CPU, memory
 ";
 
 fn main() -> ExitCode {
@@ -75,6 +78,7 @@ fn run(args: &[String]) -> Result {
         }
         "test" => test::run(&root, test::Options::parse(rest)?),
         "bench" => bench::run(&root, &bench::Options::parse(rest)?),
+        "loadtest" => loadtest::run(&root, &loadtest::Options::parse(rest)?),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
             Ok(())

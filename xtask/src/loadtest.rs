@@ -1,0 +1,213 @@
+//! `cargo xtask loadtest`: the game server under load over loopback. For
+//! each size, a fresh optimised `uttt-server` (its own database, limits
+//! raised to fit the test) and `uttt-load`, which plays that many games at
+//! once; the server's CPU and memory are read from /proc meanwhile. Bounded
+//! in count and time: every run stops by itself.
+
+use crate::cmd::{self, cargo};
+use crate::{build, Result};
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// What to run.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Numbers of concurrent games, one run each.
+    pub games: Vec<u32>,
+    /// Seconds of play measured in each run.
+    pub seconds: u32,
+    /// The pause before each move, in milliseconds (a random part added).
+    pub pause_ms: u32,
+}
+
+impl Options {
+    /// Reads `--games 100,1000 --seconds 20 --pause-ms 200`.
+    ///
+    /// # Errors
+    /// A sentence naming the bad argument.
+    pub fn parse(args: &[String]) -> Result<Options> {
+        let mut options = Options {
+            games: vec![100, 1000, 5000],
+            seconds: 20,
+            pause_ms: 200,
+        };
+        let mut rest = args.iter();
+        while let Some(flag) = rest.next() {
+            let value = rest.next().ok_or_else(|| format!("{flag} needs a value"))?;
+            let number = |max: u32| {
+                value
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|n| (1..=max).contains(n))
+                    .ok_or_else(|| format!("{flag}: `{value}` is not a number from 1 to {max}"))
+            };
+            match flag.as_str() {
+                "--games" => {
+                    options.games = value
+                        .split(',')
+                        .map(|g| g.parse::<u32>().ok().filter(|n| (1..=9000).contains(n)))
+                        .collect::<Option<Vec<_>>>()
+                        .ok_or_else(|| {
+                            format!("--games: `{value}` is not a list of numbers from 1 to 9000")
+                        })?;
+                }
+                "--seconds" => options.seconds = number(600)?,
+                "--pause-ms" => options.pause_ms = number(10_000)?,
+                other => return Err(format!(
+                    "unknown argument `{other}` (loadtest takes --games, --seconds, --pause-ms)"
+                )),
+            }
+        }
+        Ok(options)
+    }
+}
+
+/// CPU seconds and resident memory (KiB, and its peak) of process `pid`.
+fn usage_of(pid: u32) -> Option<(f64, u64, u64)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let fields: Vec<&str> = stat.rsplit(')').next()?.split_whitespace().collect();
+    // utime and stime: fields 14 and 15 of stat, in clock ticks (100 a second here).
+    let cpu = (fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?) / 100.0;
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let kib = |key: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(key))
+            .and_then(|v| v.split_whitespace().next()?.parse().ok())
+    };
+    Some((cpu, kib("VmRSS:")?, kib("VmHWM:")?))
+}
+
+/// Runs the load test.
+///
+/// # Errors
+/// When a build or a run fails.
+pub fn run(root: &Path, options: &Options) -> Result {
+    let mut command = cargo();
+    command.current_dir(root).args([
+        "build",
+        "-p",
+        "uttt-server",
+        "--profile",
+        "server",
+        "--bins",
+    ]);
+    cmd::run(&mut command, "the server build")?;
+    let bin = build::target_dir(root).join("server");
+    let scratch = build::target_dir(root).join("uttt-xtask");
+    std::fs::create_dir_all(&scratch)
+        .map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
+    let mut rows = Vec::new();
+    for &games in &options.games {
+        let db = scratch.join(format!("load-{games}.sqlite3"));
+        for stale in [
+            db.clone(),
+            db.with_extension("sqlite3-wal"),
+            db.with_extension("sqlite3-shm"),
+        ] {
+            let _ = std::fs::remove_file(stale);
+        }
+        let connections = (games * 2 + 100).to_string();
+        let mut server = Command::new(bin.join("uttt-server"))
+            .args(["--addr", "127.0.0.1:0", "--site", "."])
+            .args([
+                "--max-connections",
+                &connections,
+                "--max-connections-per-address",
+                &connections,
+            ])
+            .args([
+                "--max-rooms",
+                &connections,
+                "--rooms-per-address",
+                &connections,
+            ])
+            .arg("--db")
+            .arg(&db)
+            .current_dir(root)
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("cannot start the server: {e}"))?;
+        let pid = server.id();
+        let stdout = server.stdout.take().ok_or("the server has no output")?;
+        let mut lines = BufReader::new(stdout).lines();
+        let addr = lines
+            .by_ref()
+            .map_while(std::result::Result::ok)
+            .find_map(|l| {
+                l.strip_prefix("uttt-server: serving http://")
+                    .map(|a| a.trim_end_matches('/').to_string())
+            })
+            .ok_or("the server did not start")?;
+        std::thread::spawn(move || lines.for_each(drop));
+        let (_, idle_kib, _) = usage_of(pid).ok_or("cannot read the server's /proc entry")?;
+        let mut load = Command::new(bin.join("uttt-load"))
+            .args([
+                addr.as_str(),
+                &games.to_string(),
+                &options.seconds.to_string(),
+                &options.pause_ms.to_string(),
+            ])
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("cannot start uttt-load: {e}"))?;
+        let out = load.stdout.take().ok_or("uttt-load has no output")?;
+        let mut summary = String::new();
+        let mut measured = None;
+        for line in BufReader::new(out)
+            .lines()
+            .map_while(std::result::Result::ok)
+        {
+            println!("{line}");
+            if line.contains("playing for") {
+                measured = Some((Instant::now(), usage_of(pid)));
+            }
+            if line.contains("moves_per_s=") {
+                summary = line;
+            }
+        }
+        let status = load.wait().map_err(|e| e.to_string())?;
+        let end = usage_of(pid);
+        let _ = server.kill();
+        let _ = server.wait();
+        if !status.success() || summary.is_empty() {
+            return Err(format!("uttt-load failed for {games} games ({status})"));
+        }
+        let (cpu_percent, rss_kib) = match (measured, end) {
+            (Some((at, Some((cpu0, _, _)))), Some((cpu1, rss, _))) => (
+                100.0 * (cpu1 - cpu0) / at.elapsed().as_secs_f64().max(0.001),
+                rss,
+            ),
+            _ => (f64::NAN, 0),
+        };
+        let per_game = (rss_kib.saturating_sub(idle_kib)) as f64 / f64::from(games);
+        rows.push(format!(
+            "| {games} | {} | {} | {} | {} | {cpu_percent:.0}% | {:.1} MiB | {per_game:.1} KiB |",
+            field(&summary, "moves_per_s"),
+            ms(field(&summary, "rtt_p50_us")),
+            ms(field(&summary, "rtt_p99_us")),
+            ms(field(&summary, "rtt_max_us")),
+            rss_kib as f64 / 1024.0,
+        ));
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    println!("\n| games | moves/s | p50 | p99 | max | server CPU | server RSS | RSS per game |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
+    for row in rows {
+        println!("{row}");
+    }
+    Ok(())
+}
+
+fn field<'a>(line: &'a str, key: &str) -> &'a str {
+    line.split_whitespace()
+        .find_map(|kv| kv.strip_prefix(key)?.strip_prefix('='))
+        .unwrap_or("?")
+}
+
+fn ms(us: &str) -> String {
+    us.parse::<f64>()
+        .map_or_else(|_| "?".into(), |u| format!("{:.1} ms", u / 1000.0))
+}
