@@ -55,9 +55,11 @@ impl Options {
                 }
                 "--seconds" => options.seconds = number(600)?,
                 "--pause-ms" => options.pause_ms = number(10_000)?,
-                other => return Err(format!(
+                other => {
+                    return Err(format!(
                     "unknown argument `{other}` (loadtest takes --games, --seconds, --pause-ms)"
-                )),
+                ))
+                }
             }
         }
         Ok(options)
@@ -153,16 +155,21 @@ pub fn run(root: &Path, options: &Options) -> Result {
             .stdout(Stdio::piped())
             .spawn()
             .map_err(|e| format!("cannot start uttt-load: {e}"))?;
+        let load_pid = load.id();
         let out = load.stdout.take().ok_or("uttt-load has no output")?;
         let mut summary = String::new();
         let mut measured = None;
+        let mut load_end = None;
         for line in BufReader::new(out)
             .lines()
             .map_while(std::result::Result::ok)
         {
             println!("{line}");
             if line.contains("playing for") {
-                measured = Some((Instant::now(), usage_of(pid)));
+                measured = Some((Instant::now(), usage_of(pid), usage_of(load_pid)));
+            }
+            if line.contains("moves_per_s=") {
+                load_end = usage_of(load_pid);
             }
             if line.contains("moves_per_s=") {
                 summary = line;
@@ -175,16 +182,24 @@ pub fn run(root: &Path, options: &Options) -> Result {
         if !status.success() || summary.is_empty() {
             return Err(format!("uttt-load failed for {games} games ({status})"));
         }
-        let (cpu_percent, rss_kib) = match (measured, end) {
-            (Some((at, Some((cpu0, _, _)))), Some((cpu1, rss, _))) => (
-                100.0 * (cpu1 - cpu0) / at.elapsed().as_secs_f64().max(0.001),
-                rss,
-            ),
-            _ => (f64::NAN, 0),
+        let (cpu_percent, load_percent, rss_kib) = match (measured, end, load_end) {
+            (
+                Some((at, Some((cpu0, _, _)), Some((load0, _, _)))),
+                Some((cpu1, rss, _)),
+                Some((load1, _, _)),
+            ) => {
+                let seconds = at.elapsed().as_secs_f64().max(0.001);
+                (
+                    100.0 * (cpu1 - cpu0) / seconds,
+                    100.0 * (load1 - load0) / seconds,
+                    rss,
+                )
+            }
+            _ => (f64::NAN, f64::NAN, 0),
         };
         let per_game = (rss_kib.saturating_sub(idle_kib)) as f64 / f64::from(games);
         rows.push(format!(
-            "| {games} | {} | {} | {} | {} | {cpu_percent:.0}% | {:.1} MiB | {per_game:.1} KiB |",
+            "| {games} | {} | {} | {} | {} | {cpu_percent:.0}% | {load_percent:.0}% | {:.1} MiB | {per_game:.1} KiB |",
             field(&summary, "moves_per_s"),
             ms(field(&summary, "rtt_p50_us")),
             ms(field(&summary, "rtt_p99_us")),
@@ -193,8 +208,8 @@ pub fn run(root: &Path, options: &Options) -> Result {
         ));
         std::thread::sleep(Duration::from_millis(500));
     }
-    println!("\n| games | moves/s | p50 | p99 | max | server CPU | server RSS | RSS per game |");
-    println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
+    println!("\n| games | moves/s | p50 | p99 | max | server CPU | uttt-load CPU | server RSS | RSS per game |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     for row in rows {
         println!("{row}");
     }

@@ -50,8 +50,14 @@ pub async fn upgrade(
         )
             .into_response();
     }
+    // Small buffers: the frames are small, and the defaults (128 KiB each
+    // way) would cost more memory per player than the whole rest of a game.
+    // A client that leaves 64 KiB unread is dropped.
     ws.max_message_size(MAX_MESSAGE_BYTES)
         .max_frame_size(MAX_MESSAGE_BYTES)
+        .read_buffer_size(4 * 1024)
+        .write_buffer_size(0)
+        .max_write_buffer_size(64 * 1024)
         .on_upgrade(move |socket| connection(socket, app, remote))
 }
 
