@@ -7,6 +7,7 @@
 mod bench;
 mod build;
 mod cmd;
+mod faulttest;
 mod loadtest;
 mod lockfile;
 mod server;
@@ -28,7 +29,9 @@ usage: cargo xtask <command> [options]
 commands:
   build                  build crates/web for wasm32 and run wasm-bindgen into www/pkg/
   serve [--port N]       build, then serve the site on http://127.0.0.1:N/ (default 8000)
-  dist [--out DIR]       build a self-contained static site folder (default dist/)
+  dist [--out DIR] [--server URL]
+                         build a self-contained static site folder (default dist/); --server
+                         points its online play at a uttt-server elsewhere (wss://host/ws)
   test [--only LAYERS]   run every check in order, stopping at the first failure;
                          LAYERS is a comma list of: fmt, clippy, native, nostd, wasm, e2e
                          (extra arguments after `--` go to Playwright)
@@ -36,6 +39,8 @@ commands:
         [--perft-depth D] [--depth D] [--positions N]   (defaults 5 runs, perft 8, depth 10, 16)
   loadtest [--games 100,1000,5000] [--seconds 20] [--pause-ms 200]
                          the game server under load over loopback: moves/s, round trips, CPU, memory
+  faulttest [--games 100] [--seconds 60]
+                         the server killed at random moments mid-game: no confirmed move may be lost
 ";
 
 fn main() -> ExitCode {
@@ -72,13 +77,15 @@ fn run(args: &[String]) -> Result {
             server::serve_repo(&root, port)
         }
         "dist" => {
-            let out = parse_out(rest, &root)?;
+            let (out, server) = parse_dist(rest, &root)?;
+            let server = server.map(|url| site::server_url(&url)).transpose()?;
             build::build(&root)?;
-            site::dist(&root, &out)
+            site::dist(&root, &out, server.as_ref())
         }
         "test" => test::run(&root, test::Options::parse(rest)?),
         "bench" => bench::run(&root, &bench::Options::parse(rest)?),
         "loadtest" => loadtest::run(&root, &loadtest::Options::parse(rest)?),
+        "faulttest" => faulttest::run(&root, &faulttest::Options::parse(rest)?),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
             Ok(())
@@ -120,24 +127,34 @@ fn parse_port(rest: &[String]) -> Result<u16> {
     }
 }
 
-fn parse_out(rest: &[String], root: &Path) -> Result<PathBuf> {
-    match rest {
-        [] => Ok(root.join("dist")),
-        [flag, value] if flag == "--out" => {
-            let path = PathBuf::from(value);
-            // `cargo run` keeps the caller's directory, so a relative --out
-            // means what it would mean to any other command.
-            Ok(if path.is_absolute() {
-                path
-            } else {
-                std::env::current_dir()
-                    .map_err(|e| format!("cannot read the current directory: {e}"))?
-                    .join(path)
-            })
+/// `dist [--out DIR] [--server URL]`: the folder, and the game server the
+/// page should use when it is not the site's own.
+fn parse_dist(rest: &[String], root: &Path) -> Result<(PathBuf, Option<String>)> {
+    let mut out = root.join("dist");
+    let mut server = None;
+    let mut args = rest.iter();
+    while let Some(flag) = args.next() {
+        match flag.as_str() {
+            "--out" => {
+                let value = args.next().ok_or("--out needs a folder")?;
+                let path = PathBuf::from(value);
+                // `cargo run` keeps the caller's directory, so a relative --out
+                // means what it would mean to any other command.
+                out = if path.is_absolute() {
+                    path
+                } else {
+                    std::env::current_dir()
+                        .map_err(|e| format!("cannot read the current directory: {e}"))?
+                        .join(path)
+                };
+            }
+            "--server" => server = Some(args.next().ok_or("--server needs a URL")?.clone()),
+            other => {
+                return Err(format!(
+                    "unexpected argument `{other}` (dist takes --out DIR and --server URL)"
+                ))
+            }
         }
-        [flag] if flag == "--out" => Err("--out needs a folder".into()),
-        [arg, ..] => Err(format!(
-            "unexpected argument `{arg}` (dist takes --out DIR)"
-        )),
     }
+    Ok((out, server))
 }

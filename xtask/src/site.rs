@@ -30,10 +30,73 @@ pub enum Need {
     Optional,
 }
 
+/// A game server elsewhere: its WebSocket URL and the origin the page's
+/// Content-Security-Policy must let it connect to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Server {
+    /// e.g. `wss://play.example.org/ws`.
+    pub url: String,
+    /// e.g. `wss://play.example.org`.
+    pub origin: String,
+}
+
+/// Reads `--server URL`: ws, wss, http or https (the last two are written
+/// as ws and wss), a host of letters, digits, dots, dashes and a port, and
+/// a path (`/ws` when none is given).
+pub fn server_url(text: &str) -> Result<Server> {
+    let bad = || format!("--server must be a URL such as wss://play.example.org/ws, not `{text}`");
+    let (scheme, rest) = text.split_once("://").ok_or_else(bad)?;
+    let scheme = match scheme {
+        "ws" | "http" => "ws",
+        "wss" | "https" => "wss",
+        _ => return Err(bad()),
+    };
+    let (host, path) = rest.split_once('/').map_or((rest, "ws"), |(h, p)| (h, p));
+    let host_ok = !host.is_empty()
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b".-:".contains(&b));
+    let path_ok = path
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"/-_.".contains(&b));
+    if !host_ok || !path_ok {
+        return Err(bad());
+    }
+    let path = if path.is_empty() { "ws" } else { path };
+    Ok(Server {
+        url: format!("{scheme}://{host}/{path}"),
+        origin: format!("{scheme}://{host}"),
+    })
+}
+
+/// Points the dist page at `server`: its `uttt-server` meta tag, and the
+/// server's origin added to the CSP's connect-src.
+fn point_at_server(out: &Path, server: &Server) -> Result {
+    let page = out.join("index.html");
+    let text = std::fs::read_to_string(&page)
+        .map_err(|e| format!("cannot read {}: {e}", page.display()))?;
+    let meta = "<meta name=\"uttt-server\" content=\"\">";
+    let connect = "connect-src 'self'";
+    if !text.contains(meta) || !text.contains(connect) {
+        return Err(format!(
+            "index.html has no `{meta}` or no `{connect}` for --server to fill in"
+        ));
+    }
+    let text = text
+        .replacen(
+            meta,
+            &format!("<meta name=\"uttt-server\" content=\"{}\">", server.url),
+            1,
+        )
+        .replacen(connect, &format!("{connect} {}", server.origin), 1);
+    std::fs::write(&page, text).map_err(|e| format!("cannot write {}: {e}", page.display()))
+}
+
 /// Copies the site into `out` (after a build) and checks it uses only
-/// relative URLs, so it works under any sub-path.
-pub fn dist(root: &Path, out: &Path) -> Result {
-    make_dist(root, out)?;
+/// relative URLs, so it works under any sub-path; with `server`, the page
+/// plays online through that server.
+pub fn dist(root: &Path, out: &Path, server: Option<&Server>) -> Result {
+    make_dist_for(root, out, server)?;
     println!("xtask: static site written to {}", out.display());
     println!(
         "xtask: host that folder anywhere (it uses relative URLs only, so a sub-path works too)"
@@ -43,6 +106,10 @@ pub fn dist(root: &Path, out: &Path) -> Result {
 
 /// The work of [`dist`] without the messages, for the test command.
 pub fn make_dist(root: &Path, out: &Path) -> Result {
+    make_dist_for(root, out, None)
+}
+
+fn make_dist_for(root: &Path, out: &Path, server: Option<&Server>) -> Result {
     prepare_out(out)?;
     for (entry, need) in SITE_ENTRIES {
         let from = root.join(entry);
@@ -53,6 +120,9 @@ pub fn make_dist(root: &Path, out: &Path) -> Result {
             continue;
         }
         copy_tree(&from, &out.join(entry))?;
+    }
+    if let Some(server) = server {
+        point_at_server(out, server)?;
     }
     crate::sw::stamp(out)?;
     let absolute = find_absolute_urls(out)?;
@@ -210,6 +280,48 @@ mod tests {
             found,
             vec!["index.html:2: <script type=\"module\" src=\"/www/main.js\"></script>"]
         );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn reads_server_urls() {
+        assert_eq!(
+            server_url("https://play.example.org").unwrap(),
+            Server {
+                url: "wss://play.example.org/ws".into(),
+                origin: "wss://play.example.org".into()
+            }
+        );
+        assert_eq!(
+            server_url("ws://127.0.0.1:8000/uttt/ws").unwrap().url,
+            "ws://127.0.0.1:8000/uttt/ws"
+        );
+        for bad in [
+            "play.example.org",
+            "ftp://x/ws",
+            "wss://a b/ws",
+            "wss://x/\"><script>",
+            "wss:///ws",
+        ] {
+            assert!(server_url(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn points_a_dist_page_at_a_server() {
+        let dir = scratch("server");
+        std::fs::write(
+            dir.join("index.html"),
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'self'; connect-src 'self'; object-src 'none'\">\n<meta name=\"uttt-server\" content=\"\">\n",
+        )
+        .unwrap();
+        point_at_server(&dir, &server_url("wss://play.example.org/ws").unwrap()).unwrap();
+        let text = std::fs::read_to_string(dir.join("index.html")).unwrap();
+        assert!(
+            text.contains("connect-src 'self' wss://play.example.org;"),
+            "{text}"
+        );
+        assert!(text.contains("<meta name=\"uttt-server\" content=\"wss://play.example.org/ws\">"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -1,0 +1,177 @@
+//! `cargo xtask faulttest`: the game server killed with SIGKILL at random
+//! moments while `uttt-fault`'s clients play, and started again each time
+//! on the same database and address. The clients check, against their own
+//! logs, that every move the server confirmed survives every restart and
+//! that every game goes on. Bounded in count and time.
+
+use crate::cmd::{self, cargo};
+use crate::{build, Result};
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// What to run.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Games played at once.
+    pub games: u32,
+    /// Seconds of play, kills included.
+    pub seconds: u32,
+}
+
+impl Options {
+    /// Reads `--games 100 --seconds 60`.
+    ///
+    /// # Errors
+    /// A sentence naming the bad argument.
+    pub fn parse(args: &[String]) -> Result<Options> {
+        let mut options = Options {
+            games: 100,
+            seconds: 60,
+        };
+        let mut rest = args.iter();
+        while let Some(flag) = rest.next() {
+            let value = rest.next().ok_or_else(|| format!("{flag} needs a value"))?;
+            let number = |max: u32| {
+                value
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|n| (1..=max).contains(n))
+                    .ok_or_else(|| format!("{flag}: `{value}` is not a number from 1 to {max}"))
+            };
+            match flag.as_str() {
+                "--games" => options.games = number(1000)?,
+                "--seconds" => options.seconds = number(600)?,
+                other => {
+                    return Err(format!(
+                        "unknown argument `{other}` (faulttest takes --games, --seconds)"
+                    ))
+                }
+            }
+        }
+        Ok(options)
+    }
+}
+
+/// Starts the server on `addr` (port 0 picks one) and returns it with the
+/// address it took.
+fn start(bin: &Path, addr: &str, db: &Path, games: u32) -> Result<(Child, String)> {
+    let limit = (games * 2 + 100).to_string();
+    let mut server = Command::new(bin)
+        .args(["--addr", addr, "--site", "."])
+        .args([
+            "--max-connections-per-address",
+            &limit,
+            "--rooms-per-address",
+            &limit,
+        ])
+        .arg("--db")
+        .arg(db)
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start the server: {e}"))?;
+    let stdout = server.stdout.take().ok_or("the server has no output")?;
+    let mut lines = BufReader::new(stdout).lines();
+    let found = lines
+        .by_ref()
+        .map_while(std::result::Result::ok)
+        .find_map(|l| {
+            l.strip_prefix("uttt-server: serving http://")
+                .map(|a| a.trim_end_matches('/').to_string())
+        });
+    std::thread::spawn(move || lines.for_each(drop));
+    match found {
+        Some(addr) => Ok((server, addr)),
+        None => {
+            let _ = server.kill();
+            let _ = server.wait();
+            Err("the server did not start".into())
+        }
+    }
+}
+
+/// Runs the fault test.
+///
+/// # Errors
+/// When a build fails, the server does not come back, or a move was lost.
+pub fn run(root: &Path, options: &Options) -> Result {
+    let mut command = cargo();
+    command.current_dir(root).args([
+        "build",
+        "-p",
+        "uttt-server",
+        "--profile",
+        "server",
+        "--bins",
+    ]);
+    cmd::run(&mut command, "the server build")?;
+    let bin = build::target_dir(root).join("server");
+    let db = build::target_dir(root)
+        .join("uttt-xtask")
+        .join("fault.sqlite3");
+    for stale in [
+        db.clone(),
+        db.with_extension("sqlite3-wal"),
+        db.with_extension("sqlite3-shm"),
+    ] {
+        let _ = std::fs::remove_file(stale);
+    }
+    let (mut server, addr) = start(&bin.join("uttt-server"), "127.0.0.1:0", &db, options.games)?;
+    let mut clients = Command::new(bin.join("uttt-fault"))
+        .args([
+            addr.as_str(),
+            &options.games.to_string(),
+            &options.seconds.to_string(),
+        ])
+        .spawn()
+        .map_err(|e| format!("cannot start uttt-fault: {e}"))?;
+    // A small generator for the kill times, seeded by the clock: the moments
+    // differ from run to run, as faults do.
+    let mut seed = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(1, |d| d.as_nanos() as u64)
+        | 1;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let ends = Instant::now() + Duration::from_secs(u64::from(options.seconds));
+    let mut kills = 0;
+    loop {
+        let wait = Duration::from_millis(500 + next() % 2500);
+        let until = Instant::now() + wait;
+        while Instant::now() < until {
+            if clients.try_wait().map_err(|e| e.to_string())?.is_some() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        // Kills stop a few seconds before the end, so the games are seen
+        // going on after the last restart.
+        if clients.try_wait().map_err(|e| e.to_string())?.is_some()
+            || Instant::now() + Duration::from_secs(5) > ends
+        {
+            break;
+        }
+        server
+            .kill()
+            .map_err(|e| format!("cannot kill the server: {e}"))?;
+        let _ = server.wait();
+        kills += 1;
+        server = start(&bin.join("uttt-server"), &addr, &db, options.games)?.0;
+    }
+    let status = clients.wait().map_err(|e| e.to_string())?;
+    let _ = server.kill();
+    let _ = server.wait();
+    println!("xtask: the server was killed (SIGKILL) and restarted {kills} times");
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "the fault run failed ({status}): see uttt-fault's line above"
+        ))
+    }
+}
