@@ -62,6 +62,10 @@ pub enum Command {
         /// The connection.
         conn: u64,
     },
+    /// Makes the room's task panic: the tests of what one room's failure
+    /// does to the others.
+    #[cfg(test)]
+    Crash,
 }
 
 /// A connection's place in a room.
@@ -487,6 +491,8 @@ async fn room_task(
                 let _ = reply.send(Err(gone()));
             }
             Command::Gone { .. } => {}
+            #[cfg(test)]
+            Command::Crash => {}
         }
     }
 }
@@ -567,6 +573,8 @@ async fn handle(
             let _ = reply.send(result);
             ok
         }
+        #[cfg(test)]
+        Command::Crash => panic!("room {} fails on purpose", room.code),
         Command::Gone { conn } => match members.0.remove(&conn) {
             Some((role, _)) => {
                 room.disconnect(role, now);
@@ -605,6 +613,53 @@ fn broadcast(room: &mut Room, members: &mut Members) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use uttt_protocol::{ColourChoice, Kind, RuleSet};
+
+    fn options() -> RoomOptions {
+        RoomOptions {
+            kind: Kind::Classic,
+            rules: RuleSet::Standard,
+            colour: ColourChoice::X,
+            clock: None,
+        }
+    }
+
+    fn hub() -> Arc<Hub> {
+        let dir = std::env::temp_dir().join(format!("uttt-hub-{}-{}", std::process::id(), random_code(4).unwrap()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let limits = RoomLimits { max_rooms: 10, rooms_per_address_per_minute: 10, grace_ms: 60_000 };
+        Arc::new(Hub::new(limits, Store::open(&dir.join("rooms.sqlite3")).unwrap()))
+    }
+
+    const HERE: IpAddr = IpAddr::V4(std::net::Ipv4Addr::LOCALHOST);
+
+    #[tokio::test]
+    async fn a_room_that_panics_stops_alone_and_comes_back_from_the_store() {
+        let hub = hub();
+        let (out_a, mut frames_a) = mpsc::channel(OUTBOX_FRAMES);
+        let a = hub.create(1, options(), HERE, out_a).await.unwrap();
+        let (out_b, _frames_b) = mpsc::channel(OUTBOX_FRAMES);
+        let b = hub.create(2, options(), HERE, out_b).await.unwrap();
+
+        a.queue.send(Command::Crash).await.unwrap();
+        // The crashed room's member hears its outbox close...
+        while frames_a.recv().await.is_some() {}
+        // ...while the other room goes on: a second player sits down.
+        let (out, _frames) = mpsc::channel(OUTBOX_FRAMES);
+        let (_, role) = hub.join(3, &b.room, None, out).await.unwrap();
+        assert_eq!(role, Role::Seat1);
+
+        // The crashed room is read back from the store as it was saved.
+        let (out, _frames) = mpsc::channel(OUTBOX_FRAMES);
+        let first = hub.join(4, &a.room, None, out.clone()).await;
+        let joined = match first {
+            Ok(joined) => joined,
+            // The first try may find the dead queue still listed.
+            Err(refusal) if refusal.code == ErrorCode::ServerError => hub.join(4, &a.room, None, out).await.unwrap(),
+            Err(refusal) => panic!("{refusal:?}"),
+        };
+        assert_eq!(joined.1, Role::Seat1);
+    }
 
     #[test]
     fn codes_are_long_random_and_plain() {
