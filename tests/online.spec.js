@@ -31,6 +31,10 @@ test('two people play a whole game online; one reloads and returns to its seat; 
   expect(link).toMatch(/\?room=[0-9a-z]{16}$/);
   // The creator's own address now names the room, so a reload goes back to it.
   expect(page.url()).toBe(link);
+  // The server draws the link as a QR code.
+  const qr = page.locator('[data-online-qr]');
+  await expect(qr).toHaveJSProperty('complete', true);
+  expect(await qr.evaluate((img) => img.naturalWidth)).toBeGreaterThan(100);
 
   const friend = await person(browser, errors);
   await friend.page.goto(link);

@@ -73,7 +73,16 @@ export function initOnline(host, controller, { tabs }) {
   const copy = el('button', { type: 'button', class: 'btn', 'data-action': 'online-copy' });
   const share = el('button', { type: 'button', class: 'btn', 'data-action': 'online-share' });
   const copied = el('span', { class: 'online-copied', role: 'status' });
-  const invite = el('div', { class: 'online-invite' }, el('p', { class: 'online-invite-text' }), link, el('p', { class: 'online-invite-actions' }, copy, share, copied));
+  // The server draws the link as a QR code, for a phone's camera.
+  const qr = el('img', { class: 'online-qr', width: '160', height: '160', 'data-online-qr': '' });
+  const invite = el(
+    'div',
+    { class: 'online-invite' },
+    el('p', { class: 'online-invite-text' }),
+    link,
+    el('p', { class: 'online-invite-actions' }, copy, share, copied),
+    qr,
+  );
   const who = el('p', { class: 'online-who' });
   const resign = el('button', { type: 'button', class: 'btn', 'data-action': 'online-resign' });
   const draw = el('button', { type: 'button', class: 'btn', 'data-action': 'online-draw' });
@@ -179,6 +188,9 @@ export function initOnline(host, controller, { tabs }) {
     const href = invitationLink(roomState.room);
     link.href = href;
     link.textContent = href;
+    const qrSrc = `qr.svg?text=${encodeURIComponent(href)}`;
+    if (qr.getAttribute('src') !== qrSrc) qr.setAttribute('src', qrSrc);
+    qr.alt = t('online.qr');
     invite.querySelector('.online-invite-text').textContent = t(seated ? 'online.inviteWatch' : 'online.invite');
     resign.hidden = !side || !inPlay || !seated;
     draw.hidden = !side || !inPlay || !seated;

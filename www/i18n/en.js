@@ -305,6 +305,7 @@ export default {
   'online.clock': 'Clock',
   'online.noClock': 'No clock',
   'online.clockPreset': '{minutes} min + {seconds} s a move',
+  'online.qr': 'The invitation link as a QR code: point a phone’s camera at it.',
   'online.copy': 'Copy link',
   'online.copied': 'Copied.',
   'online.copyFailed': 'Could not copy: select the link and copy it.',

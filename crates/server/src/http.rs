@@ -22,7 +22,7 @@ use crate::config::Config;
 use crate::hub::{Hub, RoomLimits};
 use crate::site::{self, Route};
 use crate::store::Store;
-use crate::ws;
+use crate::{qr, ws};
 
 /// The page's own Content-Security-Policy (its `<meta>` in index.html)
 /// plus what only a header can say: no page may frame the game.
@@ -94,9 +94,16 @@ pub fn router(app: Arc<App>) -> Router {
             "same-origin",
         ),
     ];
-    let mut routes = Router::new().route("/ws", get(ws::upgrade));
+    let mut routes = Router::new()
+        .route("/ws", get(ws::upgrade))
+        .route("/qr.svg", get(qr::invitation_qr));
     if app.site.prefix != "/" {
-        routes = routes.route(&format!("{}ws", app.site.prefix), get(ws::upgrade));
+        routes = routes
+            .route(&format!("{}ws", app.site.prefix), get(ws::upgrade))
+            .route(
+                &format!("{}qr.svg", app.site.prefix),
+                get(qr::invitation_qr),
+            );
     }
     let mut router = routes
         .fallback(static_file)

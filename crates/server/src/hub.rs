@@ -625,10 +625,21 @@ mod tests {
     }
 
     fn hub() -> Arc<Hub> {
-        let dir = std::env::temp_dir().join(format!("uttt-hub-{}-{}", std::process::id(), random_code(4).unwrap()));
+        let dir = std::env::temp_dir().join(format!(
+            "uttt-hub-{}-{}",
+            std::process::id(),
+            random_code(4).unwrap()
+        ));
         std::fs::create_dir_all(&dir).unwrap();
-        let limits = RoomLimits { max_rooms: 10, rooms_per_address_per_minute: 10, grace_ms: 60_000 };
-        Arc::new(Hub::new(limits, Store::open(&dir.join("rooms.sqlite3")).unwrap()))
+        let limits = RoomLimits {
+            max_rooms: 10,
+            rooms_per_address_per_minute: 10,
+            grace_ms: 60_000,
+        };
+        Arc::new(Hub::new(
+            limits,
+            Store::open(&dir.join("rooms.sqlite3")).unwrap(),
+        ))
     }
 
     const HERE: IpAddr = IpAddr::V4(std::net::Ipv4Addr::LOCALHOST);
@@ -655,7 +666,9 @@ mod tests {
         let joined = match first {
             Ok(joined) => joined,
             // The first try may find the dead queue still listed.
-            Err(refusal) if refusal.code == ErrorCode::ServerError => hub.join(4, &a.room, None, out).await.unwrap(),
+            Err(refusal) if refusal.code == ErrorCode::ServerError => {
+                hub.join(4, &a.room, None, out).await.unwrap()
+            }
             Err(refusal) => panic!("{refusal:?}"),
         };
         assert_eq!(joined.1, Role::Seat1);

@@ -15,6 +15,7 @@ pub mod game;
 pub mod http;
 pub mod hub;
 pub mod listen;
+pub mod qr;
 pub mod room;
 pub mod site;
 pub mod store;

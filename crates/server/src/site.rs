@@ -57,7 +57,7 @@ pub fn route(prefix: &str, path: &str, entries: Option<&[String]>) -> Route {
 }
 
 /// Decodes `%XX` escapes; `None` for malformed escapes or non-UTF-8.
-fn percent_decode(text: &str) -> Option<String> {
+pub fn percent_decode(text: &str) -> Option<String> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;

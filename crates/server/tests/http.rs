@@ -241,3 +241,18 @@ fn out_of_file_handles_it_waits_instead_of_spinning() {
         started.elapsed()
     );
 }
+
+#[test]
+fn draws_invitation_links_as_qr_codes_and_nothing_else() {
+    let site = small_site("qr");
+    let server = Server::start(&["--site", site.to_str().unwrap(), "--prefix", "/uttt/"]);
+    let link = "http%3A%2F%2F127.0.0.1%3A8000%2Futtt%2F%3Froom%3Dabc123";
+    let reply = server.get(&format!("/uttt/qr.svg?text={link}"), &[]);
+    assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
+    assert_eq!(header(&reply, "content-type"), Some("image/svg+xml"));
+    assert!(reply.contains("<svg"));
+    assert!(server
+        .get("/uttt/qr.svg?text=hello", &[])
+        .starts_with("HTTP/1.1 400"));
+    assert!(server.get("/uttt/qr.svg", &[]).starts_with("HTTP/1.1 400"));
+}
