@@ -3,7 +3,7 @@
 // middle and comes back to its seat, and a third context watches.
 
 import { test, expect } from './support/fixtures.js';
-import { open, showTab, cell, expectMarks } from './game-helpers.js';
+import { open, showTab, cell, expectMarks, markCount, aiIdle } from './game-helpers.js';
 
 /** A second (or third) person: a context of their own, its errors failing the test. */
 async function person(browser, errors) {
@@ -103,4 +103,23 @@ test('two people play a whole game online; one reloads and returns to its seat; 
   await friend.context.close();
   await watcher.context.close();
   expect(errors).toEqual([]);
+});
+
+test('where no game server answers, the Online tab says online play needs one and the local game stays', async ({ page }) => {
+  // As on a static host: the WebSocket is refused.
+  await page.routeWebSocket(/\/ws$/, (ws) => ws.close());
+  await open(page);
+  await cell(page, 4, 4).click();
+  await aiIdle(page);
+  const before = await markCount(page);
+  expect(before).toBeGreaterThan(0);
+  await showTab(page, 'online');
+  await page.locator('[data-action="online-create"]').click();
+  await expect(onlineState(page)).toHaveAttribute('data-online-state', 'unavailable');
+  await expect(page.locator('.online-unavailable')).toBeVisible();
+  await expect(page.locator('.online-unavailable')).toContainText('needs the game server');
+  // The form is back, and the game on the board is the local one.
+  await expect(page.locator('[data-action="online-create"]')).toBeVisible();
+  await expect.poll(() => page.evaluate(() => new URL(location.href).search)).toBe('');
+  await expectMarks(page, before);
 });
