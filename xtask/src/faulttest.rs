@@ -5,10 +5,10 @@
 //! that every game goes on. Bounded in count and time.
 
 use crate::cmd::{self, cargo};
-use crate::{build, Result};
-use std::io::{BufRead, BufReader};
+use crate::{build, server, Result};
+use std::ffi::OsString;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// What to run.
@@ -54,41 +54,22 @@ impl Options {
     }
 }
 
-/// Starts the server on `addr` (port 0 picks one) and returns it with the
-/// address it took.
-fn start(bin: &Path, addr: &str, db: &Path, games: u32) -> Result<(Child, String)> {
+/// Starts the server on `addr` (port 0 picks one) over database `db`.
+fn start(bin: &Path, addr: &str, db: &Path, games: u32) -> Result<server::Running> {
     let limit = (games * 2 + 100).to_string();
-    let mut server = Command::new(bin)
-        .args(["--addr", addr, "--site", "."])
-        .args([
+    let mut args: Vec<OsString> = ["--addr", addr, "--site", "."]
+        .iter()
+        .chain(&[
             "--max-connections-per-address",
             &limit,
             "--rooms-per-address",
             &limit,
+            "--db",
         ])
-        .arg("--db")
-        .arg(db)
-        .stdout(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start the server: {e}"))?;
-    let stdout = server.stdout.take().ok_or("the server has no output")?;
-    let mut lines = BufReader::new(stdout).lines();
-    let found = lines
-        .by_ref()
-        .map_while(std::result::Result::ok)
-        .find_map(|l| {
-            l.strip_prefix("uttt-server: serving http://")
-                .map(|a| a.trim_end_matches('/').to_string())
-        });
-    std::thread::spawn(move || lines.for_each(drop));
-    match found {
-        Some(addr) => Ok((server, addr)),
-        None => {
-            let _ = server.kill();
-            let _ = server.wait();
-            Err("the server did not start".into())
-        }
-    }
+        .map(OsString::from)
+        .collect();
+    args.push(db.as_os_str().to_owned());
+    server::start_with(bin, &args)
 }
 
 /// Runs the fault test.
@@ -110,14 +91,9 @@ pub fn run(root: &Path, options: &Options) -> Result {
     let db = build::target_dir(root)
         .join("uttt-xtask")
         .join("fault.sqlite3");
-    for stale in [
-        db.clone(),
-        db.with_extension("sqlite3-wal"),
-        db.with_extension("sqlite3-shm"),
-    ] {
-        let _ = std::fs::remove_file(stale);
-    }
-    let (mut server, addr) = start(&bin.join("uttt-server"), "127.0.0.1:0", &db, options.games)?;
+    server::remove_db(&db);
+    let mut running = start(&bin.join("uttt-server"), "127.0.0.1:0", &db, options.games)?;
+    let addr = running.addr().to_string();
     let mut clients = Command::new(bin.join("uttt-fault"))
         .args([
             addr.as_str(),
@@ -156,16 +132,13 @@ pub fn run(root: &Path, options: &Options) -> Result {
         {
             break;
         }
-        server
-            .kill()
-            .map_err(|e| format!("cannot kill the server: {e}"))?;
-        let _ = server.wait();
+        // Dropping it sends SIGKILL and waits for the end.
+        drop(running);
         kills += 1;
-        server = start(&bin.join("uttt-server"), &addr, &db, options.games)?.0;
+        running = start(&bin.join("uttt-server"), &addr, &db, options.games)?;
     }
     let status = clients.wait().map_err(|e| e.to_string())?;
-    let _ = server.kill();
-    let _ = server.wait();
+    drop(running);
     println!("xtask: the server was killed (SIGKILL) and restarted {kills} times");
     if status.success() {
         Ok(())

@@ -5,7 +5,8 @@
 //! in count and time: every run stops by itself.
 
 use crate::cmd::{self, cargo};
-use crate::{build, Result};
+use crate::{build, server, Result};
+use std::ffi::OsString;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -104,46 +105,28 @@ pub fn run(root: &Path, options: &Options) -> Result {
     let mut rows = Vec::new();
     for &games in &options.games {
         let db = scratch.join(format!("load-{games}.sqlite3"));
-        for stale in [
-            db.clone(),
-            db.with_extension("sqlite3-wal"),
-            db.with_extension("sqlite3-shm"),
-        ] {
-            let _ = std::fs::remove_file(stale);
-        }
+        server::remove_db(&db);
         let connections = (games * 2 + 100).to_string();
-        let mut server = Command::new(bin.join("uttt-server"))
-            .args(["--addr", "127.0.0.1:0", "--site", "."])
-            .args([
+        let mut args: Vec<OsString> = ["--addr", "127.0.0.1:0", "--site", "."]
+            .iter()
+            .chain(&[
                 "--max-connections",
                 &connections,
                 "--max-connections-per-address",
                 &connections,
             ])
-            .args([
+            .chain(&[
                 "--max-rooms",
                 &connections,
                 "--rooms-per-address",
                 &connections,
+                "--db",
             ])
-            .arg("--db")
-            .arg(&db)
-            .current_dir(root)
-            .stdout(Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("cannot start the server: {e}"))?;
-        let pid = server.id();
-        let stdout = server.stdout.take().ok_or("the server has no output")?;
-        let mut lines = BufReader::new(stdout).lines();
-        let addr = lines
-            .by_ref()
-            .map_while(std::result::Result::ok)
-            .find_map(|l| {
-                l.strip_prefix("uttt-server: serving http://")
-                    .map(|a| a.trim_end_matches('/').to_string())
-            })
-            .ok_or("the server did not start")?;
-        std::thread::spawn(move || lines.for_each(drop));
+            .map(OsString::from)
+            .collect();
+        args.push(db.into_os_string());
+        let server = server::start_with(&bin.join("uttt-server"), &args)?;
+        let (pid, addr) = (server.pid(), server.addr().to_string());
         let (_, idle_kib, _) = usage_of(pid).ok_or("cannot read the server's /proc entry")?;
         let mut load = Command::new(bin.join("uttt-load"))
             .args([
@@ -177,8 +160,7 @@ pub fn run(root: &Path, options: &Options) -> Result {
         }
         let status = load.wait().map_err(|e| e.to_string())?;
         let end = usage_of(pid);
-        let _ = server.kill();
-        let _ = server.wait();
+        drop(server);
         if !status.success() || summary.is_empty() {
             return Err(format!("uttt-load failed for {games} games ({status})"));
         }

@@ -3,6 +3,7 @@
 
 use crate::cmd::{self, cargo};
 use crate::{build, site, Result};
+use std::ffi::OsString;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -62,10 +63,8 @@ pub struct Running {
     pub url: String,
 }
 
-/// Starts the server on a free port for `site` under `prefix`, its rooms
-/// in a fresh database `db`, and waits for the line that says where it
-/// listens.
-pub fn start(bin: &Path, site: &Path, prefix: &str, db: &Path) -> Result<Running> {
+/// Deletes the database `db` and its write-ahead log, for a fresh start.
+pub fn remove_db(db: &Path) {
     for stale in [
         db.to_path_buf(),
         db.with_extension("sqlite3-wal"),
@@ -73,12 +72,30 @@ pub fn start(bin: &Path, site: &Path, prefix: &str, db: &Path) -> Result<Running
     ] {
         let _ = std::fs::remove_file(stale);
     }
+}
+
+/// Starts the server on a free port for `site` under `prefix`, its rooms
+/// in a fresh database `db`, and waits for the line that says where it
+/// listens.
+pub fn start(bin: &Path, site: &Path, prefix: &str, db: &Path) -> Result<Running> {
+    remove_db(db);
+    let mut args: Vec<OsString> = ["--addr", "127.0.0.1:0", "--prefix", prefix, "--site"]
+        .iter()
+        .map(OsString::from)
+        .collect();
+    args.extend([
+        site.as_os_str().to_owned(),
+        "--db".into(),
+        db.as_os_str().to_owned(),
+    ]);
+    start_with(bin, &args)
+}
+
+/// Starts the server with `args` and waits for the line that says where
+/// it listens.
+pub fn start_with(bin: &Path, args: &[OsString]) -> Result<Running> {
     let mut child = Command::new(bin)
-        .args(["--addr", "127.0.0.1:0", "--prefix", prefix])
-        .arg("--site")
-        .arg(site)
-        .arg("--db")
-        .arg(db)
+        .args(args)
         .stdout(Stdio::piped())
         .spawn()
         .map_err(|e| format!("cannot start {}: {e}", bin.display()))?;
@@ -102,6 +119,19 @@ pub fn start(bin: &Path, site: &Path, prefix: &str, db: &Path) -> Result<Running
             let _ = child.wait();
             Err("the server did not say where it listens within 30 s".into())
         }
+    }
+}
+
+impl Running {
+    /// The process id (to read its CPU and memory in /proc).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The address it listens on, e.g. `127.0.0.1:40123`.
+    pub fn addr(&self) -> &str {
+        let rest = self.url.strip_prefix("http://").unwrap_or(&self.url);
+        rest.split('/').next().unwrap_or(rest)
     }
 }
 

@@ -532,19 +532,12 @@ impl Client {
             return Ok(Step::Go);
         }
         let game = parse_record(&state.record).map_err(|e| e.to_string())?;
-        let ply = u32::try_from(
-            state
-                .record
-                .len()
-                .saturating_sub(state.record.find(':').unwrap_or(0) + 1)
-                / 2,
-        )
-        .unwrap_or(0);
         let started = std::time::Instant::now();
-        let (board, cell) = match &game {
-            AnyGame::Ultimate(h) => think(engine, h.current()),
-            AnyGame::Classic(h) => think(engine, h.current()),
+        let (ply, (board, cell)) = match &game {
+            AnyGame::Ultimate(h) => (h.current().ply(), think(engine, h.current())),
+            AnyGame::Classic(h) => (h.current().ply(), think(engine, h.current())),
         };
+        let ply = u32::try_from(ply).unwrap_or(u32::MAX);
         if let Some(rest) = BOT_PAUSE.checked_sub(started.elapsed()) {
             std::thread::sleep(rest);
         }

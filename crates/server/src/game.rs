@@ -50,6 +50,20 @@ impl OnlineGame {
         }
     }
 
+    /// Every legal move, as (board, cell); none once the game is over.
+    #[must_use]
+    pub fn legal_moves(&self) -> Vec<(u8, u8)> {
+        match &self.0 {
+            AnyGame::Ultimate(h) => h
+                .current()
+                .legal_moves()
+                .iter()
+                .map(|m| (m.board, m.cell))
+                .collect(),
+            AnyGame::Classic(h) => h.current().legal_moves().iter().map(|m| (0, m.0)).collect(),
+        }
+    }
+
     /// The record: the header and every move.
     #[must_use]
     pub fn record(&self) -> String {
@@ -118,6 +132,8 @@ mod tests {
         assert_eq!(g.play(4, 4), Err(IllegalMove::CellTaken));
         assert_eq!(g.play(9, 0), Err(IllegalMove::OutOfRange));
         assert_eq!(g.ply(), 1);
+        assert_eq!(g.legal_moves().len(), 8);
+        assert!(g.legal_moves().iter().all(|&(board, _)| board == 4));
 
         let mut c = OnlineGame::new(Kind::Classic, RuleSet::Tiebreak);
         assert_eq!(c.play(1, 0), Err(IllegalMove::OutOfRange));

@@ -21,12 +21,14 @@ use std::time::{Duration, Instant};
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::watch;
 use tokio_tungstenite::tungstenite::Message;
-use uttt_core::record::{parse_record, AnyGame};
-use uttt_core::Game;
 use uttt_protocol::{
     read_server, write, ClientMessage, ColourChoice, Kind, Presence, Role, RoomOptions, RoomState,
     RuleSet, ServerMessage, Side,
 };
+
+mod shared;
+use shared::Dice;
+use uttt_server::game::OnlineGame;
 
 /// How long a client keeps trying to reach a restarting server.
 const OUTAGE: Duration = Duration::from_secs(30);
@@ -80,7 +82,7 @@ async fn run(addr: SocketAddr, games: u64, seconds: u64) -> bool {
                 room: None,
                 token: None,
                 logged: None,
-                rng: (game * 2 + seat + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1,
+                dice: Dice::new(game * 2 + seat),
             };
             tasks.push(tokio::spawn(client.run(room_tx.clone(), room_rx.clone())));
         }
@@ -115,7 +117,7 @@ struct Client {
     /// The client's own log: the newest game number and the longest record
     /// of it the server has confirmed.
     logged: Option<(u32, String)>,
-    rng: u64,
+    dice: Dice,
 }
 
 type Socket =
@@ -293,34 +295,14 @@ impl Client {
             if state.to_move != me || state.x == Presence::Empty || state.o == Presence::Empty {
                 continue;
             }
-            let Ok(game) = parse_record(&state.record) else {
+            let Ok(game) = OnlineGame::from_record(&state.record) else {
                 return;
             };
-            let moves: Vec<(u8, u8)> = match &game {
-                AnyGame::Ultimate(h) => h
-                    .current()
-                    .legal_moves()
-                    .iter()
-                    .map(|m| (m.board, m.cell))
-                    .collect(),
-                AnyGame::Classic(h) => h.current().legal_moves().iter().map(|m| (0, m.0)).collect(),
-            };
-            self.rng ^= self.rng << 13;
-            self.rng ^= self.rng >> 7;
-            self.rng ^= self.rng << 17;
-            let Some(&(board, cell)) = moves.get((self.rng % moves.len().max(1) as u64) as usize)
-            else {
+            let Some((board, cell)) = self.dice.choose(&game.legal_moves()) else {
                 continue;
             };
-            tokio::time::sleep(Duration::from_millis(20 + self.rng % 80)).await;
-            let ply = u32::try_from(
-                state
-                    .record
-                    .len()
-                    .saturating_sub(state.record.find(':').unwrap_or(0) + 1)
-                    / 2,
-            )
-            .unwrap_or(0);
+            tokio::time::sleep(Duration::from_millis(20 + self.dice.roll() % 80)).await;
+            let ply = game.ply();
             if socket
                 .send(Message::text(write(&ClientMessage::Move {
                     ply,

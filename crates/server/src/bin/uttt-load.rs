@@ -17,12 +17,14 @@ use std::time::{Duration, Instant};
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::oneshot;
 use tokio_tungstenite::tungstenite::Message;
-use uttt_core::record::{parse_record, AnyGame};
-use uttt_core::Game;
 use uttt_protocol::{
     read_server, write, ClientMessage, ColourChoice, Kind, Presence, Role, RoomOptions, RuleSet,
     ServerMessage, Side,
 };
+
+mod shared;
+use shared::Dice;
+use uttt_server::game::OnlineGame;
 
 /// Connections opened per second during the ramp.
 const RAMP_PER_SECOND: u64 = 1000;
@@ -170,8 +172,8 @@ async fn player((url, totals, playing, stop, pause, game): Common, start: Start)
     let mut role = None;
     let mut sent: Option<(u32, Instant)> = None;
     let mut rematch_asked = 0;
-    // A small per-game seed, so the games differ.
-    let mut rng = game.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    // A seed per game, so the games differ.
+    let mut dice = Dice::new(game);
     while !stop.load(Ordering::Relaxed) {
         let Ok(Some(Ok(frame))) =
             tokio::time::timeout(Duration::from_secs(30), socket.next()).await
@@ -197,16 +199,12 @@ async fn player((url, totals, playing, stop, pause, game): Common, start: Start)
             }
             ServerMessage::Pong { .. } => continue,
         };
-        let Ok(game) = parse_record(&state.record) else {
+        let Ok(game) = OnlineGame::from_record(&state.record) else {
             return fail();
         };
-        let ply = state
-            .record
-            .len()
-            .saturating_sub(state.record.find(':').unwrap_or(0) + 1)
-            / 2;
+        let ply = game.ply();
         if let Some((at_ply, when)) = sent {
-            if ply > at_ply as usize {
+            if ply > at_ply {
                 sent = None;
                 if playing.load(Ordering::Relaxed) {
                     totals.moves.fetch_add(1, Ordering::Relaxed);
@@ -241,23 +239,11 @@ async fn player((url, totals, playing, stop, pause, game): Common, start: Start)
         {
             continue;
         }
-        let moves: Vec<(u8, u8)> = match &game {
-            AnyGame::Ultimate(h) => h
-                .current()
-                .legal_moves()
-                .iter()
-                .map(|m| (m.board, m.cell))
-                .collect(),
-            AnyGame::Classic(h) => h.current().legal_moves().iter().map(|m| (0, m.0)).collect(),
-        };
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        let Some(&(board, cell)) = moves.get((rng % moves.len().max(1) as u64) as usize) else {
+        let Some((board, cell)) = dice.choose(&game.legal_moves()) else {
             continue;
         };
-        tokio::time::sleep(Duration::from_millis(pause / 2 + rng % (pause + 1))).await;
-        let ply = u32::try_from(ply).unwrap_or(u32::MAX);
+        let wait = pause / 2 + dice.roll() % (pause + 1);
+        tokio::time::sleep(Duration::from_millis(wait)).await;
         let frame = write(&ClientMessage::Move { ply, board, cell });
         sent = Some((ply, Instant::now()));
         if socket.send(Message::text(frame)).await.is_err() {
