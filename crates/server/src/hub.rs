@@ -29,6 +29,8 @@ pub const OUTBOX_FRAMES: usize = 64;
 const ROOM_QUEUE: usize = 256;
 /// How long a connection waits for its room to answer.
 const ROOM_ANSWER: Duration = Duration::from_secs(5);
+/// Connections in one room at most (two players and their watchers).
+const MAX_MEMBERS: usize = 256;
 /// A room nobody is in leaves memory after this (it stays in the store).
 const IDLE_ROOM: Duration = Duration::from_secs(10 * 60);
 
@@ -99,9 +101,20 @@ pub struct Hub {
     next_conn: AtomicU64,
 }
 
-/// The server's time: milliseconds since the Unix epoch.
+/// The clock the rooms run on: milliseconds of a monotonic clock since the
+/// process started, so a step of the wall clock (NTP) never charges or
+/// refunds anyone's time. The store keeps only durations, never these.
 #[must_use]
 pub fn now_ms() -> u64 {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    let start = *START.get_or_init(Instant::now);
+    u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX)
+}
+
+/// The wall clock: milliseconds since the Unix epoch (the `serverTime` of
+/// a state, and when a room was last stored).
+#[must_use]
+pub fn epoch_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
@@ -194,6 +207,10 @@ impl Hub {
         let snapshots = self.store.unfinished().await?;
         let mut restored = 0;
         for snapshot in snapshots {
+            if self.room_count() >= self.limits.max_rooms {
+                eprintln!("uttt-server: --max-rooms reached; the other stored games come back when joined");
+                break;
+            }
             let code = snapshot.code.clone();
             match self.revive(snapshot) {
                 Ok(_) => restored += 1,
@@ -308,24 +325,33 @@ impl Hub {
         token: Option<String>,
         out: Outbox,
     ) -> Result<(Membership, Role), Refusal> {
-        let in_memory = lock(&self.rooms).get(code).cloned();
-        let queue = match in_memory {
-            Some(queue) => queue,
-            None => self.load(code).await?,
-        };
-        let (reply, answer) = oneshot::channel();
-        let command = Command::Join {
-            conn,
-            token,
-            out,
-            reply,
-        };
-        let role = ask(&queue, command, answer).await.inspect_err(|r| {
-            if r.code == ErrorCode::ServerError {
-                // The room's task has ended: it is gone for everyone.
-                lock(&self.rooms).remove(code);
+        // A second try when the first found the room's task gone (ended,
+        // or put away from memory): then the room is read back from the store.
+        let mut tries = 0;
+        let (queue, role) = loop {
+            tries += 1;
+            let in_memory = lock(&self.rooms).get(code).cloned();
+            let queue = match in_memory {
+                Some(queue) => queue,
+                None => self.load(code).await?,
+            };
+            let (reply, answer) = oneshot::channel();
+            let command = Command::Join {
+                conn,
+                token: token.clone(),
+                out: out.clone(),
+                reply,
+            };
+            match ask(&queue, command, answer).await {
+                Ok(Ok(role)) => break (queue, role),
+                Ok(Err(refusal)) if refusal.code != ErrorCode::ServerError || tries > 1 => {
+                    return Err(refusal)
+                }
+                Err(refusal) if !queue.is_closed() || tries > 1 => return Err(refusal),
+                // The task is gone: it no longer answers for the room.
+                _ => self.forget(code, &queue),
             }
-        })??;
+        };
         Ok((
             Membership {
                 conn,
@@ -408,6 +434,11 @@ impl Members {
     /// Adds a connection to room `room` and sends it `joined` (with its
     /// seat's token, which only this connection is ever sent).
     fn add(&mut self, room: &str, conn: u64, role: Role, out: Outbox, token: Option<String>) {
+        // One connection, one place: the server never seats a connection
+        // twice (each connection joins one room once).
+        if self.0.contains_key(&conn) {
+            return;
+        }
         let _ = out.try_send(frame(&ServerMessage::Joined {
             room: room.to_string(),
             role,
@@ -438,6 +469,12 @@ async fn room_task(
     mut saved: Snapshot,
     hub: Arc<Hub>,
 ) {
+    // However the task ends (a panic too), the hub stops listing it.
+    let guard = Forget {
+        hub: Arc::clone(&hub),
+        code: room.code.clone(),
+        queue: me,
+    };
     broadcast(&mut room, &mut members);
     let mut idle_since = members.0.is_empty().then(Instant::now);
     loop {
@@ -461,6 +498,11 @@ async fn room_task(
             () = tokio::time::sleep(idle_left.unwrap_or_default()), if idle_left.is_some() => break,
         };
         let Some(command) = command else { break };
+        // A flag that fell since the timer last woke ends the game before
+        // the command is weighed, and is stored and told whatever its fate.
+        if room.settle(now_ms()) && persist(&hub, &room, &mut saved).await.is_ok() {
+            broadcast(&mut room, &mut members);
+        }
         if handle(command, &mut room, &mut members, &mut saved, &hub).await {
             broadcast(&mut room, &mut members);
         }
@@ -470,9 +512,10 @@ async fn room_task(
             (false, _) => None,
         };
     }
-    if let Some(queue) = me.upgrade() {
-        hub.forget(&room.code, &queue);
-    }
+    // Leaving memory: the running clock's time so far is stored with it.
+    room.charge_clock(now_ms());
+    let _ = persist(&hub, &room, &mut saved).await;
+    drop(guard);
     // Commands that reached the queue as the room left memory: told to try
     // again, which reads the room back from the store.
     commands.close();
@@ -493,6 +536,21 @@ async fn room_task(
             Command::Gone { .. } => {}
             #[cfg(test)]
             Command::Crash => {}
+        }
+    }
+}
+
+/// Takes a room's queue off the hub's list when its task ends.
+struct Forget {
+    hub: Arc<Hub>,
+    code: String,
+    queue: mpsc::WeakSender<Command>,
+}
+
+impl Drop for Forget {
+    fn drop(&mut self) {
+        if let Some(queue) = self.queue.upgrade() {
+            self.hub.forget(&self.code, &queue);
         }
     }
 }
@@ -528,7 +586,26 @@ async fn handle(
             out,
             reply,
         } => {
-            let result = room.join(token.as_deref(), || seat_token().unwrap_or_default(), now);
+            // The asker gave up waiting: it must not be seated unawares.
+            if reply.is_closed() {
+                return false;
+            }
+            if members.0.len() >= MAX_MEMBERS {
+                let full = Refusal::new(
+                    ErrorCode::ServerFull,
+                    "this room has no room for more watchers",
+                );
+                let _ = reply.send(Err(full));
+                return false;
+            }
+            let new_token = match seat_token() {
+                Ok(new_token) => new_token,
+                Err(refusal) => {
+                    let _ = reply.send(Err(refusal));
+                    return false;
+                }
+            };
+            let result = room.join(token.as_deref(), new_token, now);
             // A new seat's token must be on disk before its holder has it.
             let result = match result {
                 Ok(joined) => match persist(hub, room, saved).await {
@@ -591,7 +668,7 @@ fn broadcast(room: &mut Room, members: &mut Members) {
         let now = now_ms();
         let state = frame(&ServerMessage::State {
             state: room.state(now),
-            server_time: now,
+            server_time: epoch_ms(),
         });
         let slow: Vec<u64> = members
             .0

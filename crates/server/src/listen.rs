@@ -29,6 +29,12 @@ const FIRST_PAUSE: Duration = Duration::from_millis(10);
 const BUSY: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\n\
 Content-Length: 0\r\nConnection: close\r\n\r\n";
 
+/// A connection's places under the limits, held while it is open; a
+/// WebSocket takes it over when its connection is upgraded (hyper's own
+/// connection future ends then), so game connections count too.
+#[derive(Clone)]
+pub struct ConnectionSlot(#[allow(dead_code)] Arc<(OwnedSemaphorePermit, AddressSlot)>);
+
 /// Open connections per client address.
 #[derive(Clone, Default)]
 struct PerAddress(Arc<Mutex<HashMap<IpAddr, usize>>>);
@@ -118,11 +124,13 @@ async fn connection(
     remote: SocketAddr,
     app: Router,
     header_timeout: Duration,
-    _held: (OwnedSemaphorePermit, AddressSlot),
+    held: (OwnedSemaphorePermit, AddressSlot),
 ) {
     let _ = stream.set_nodelay(true);
+    let slot = ConnectionSlot(Arc::new(held));
     let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
         request.extensions_mut().insert(ConnectInfo(remote));
+        request.extensions_mut().insert(slot.clone());
         app.clone().oneshot(request)
     });
     let served = http1::Builder::new()

@@ -158,14 +158,14 @@ impl Room {
     }
 
     /// A connection enters: with `token`, back into that seat; without,
-    /// into the free seat (its token made by `new_token`), else to watch.
+    /// into the free seat (holding `new_token`), else to watch.
     ///
     /// # Errors
     /// `bad-token` when `token` is no seat's.
     pub fn join(
         &mut self,
         token: Option<&str>,
-        new_token: impl FnOnce() -> String,
+        new_token: String,
         now: u64,
     ) -> Result<(Role, Option<String>), Refusal> {
         self.settle(now);
@@ -181,23 +181,48 @@ impl Room {
                 s.connections += 1;
                 s.away_since = None;
             }
+            // Someone is waiting again: an absent opponent's grace period
+            // counts from now, not from when they left.
+            self.restart_absences(now);
             return Ok((seat_role(seat), Some(token.to_string())));
         }
         if self.seats[1].is_none() {
-            let token = new_token();
             self.seats[1] = Some(Seat {
-                token: token.clone(),
+                token: new_token.clone(),
                 connections: 1,
                 away_since: None,
             });
-            // Both seats taken: the first game's clock starts.
+            // Both seats taken: the first game's clock starts, and the
+            // creator, if away, has the grace period from now.
             if let Some(clock) = self.clock.as_mut() {
                 clock.since = Some(now);
             }
-            return Ok((Role::Seat1, Some(token)));
+            self.restart_absences(now);
+            return Ok((Role::Seat1, Some(new_token)));
         }
         self.spectators += 1;
         Ok((Role::Spectator, None))
+    }
+
+    /// Every absent seat's grace period starts again at `now`: nobody loses
+    /// by absence for time when nobody was waiting or the game had not begun.
+    fn restart_absences(&mut self, now: u64) {
+        for seat in self.seats.iter_mut().flatten() {
+            if seat.away_since.is_some() {
+                seat.away_since = Some(now);
+            }
+        }
+    }
+
+    /// Charges the running side for its time so far without stopping its
+    /// clock, so a snapshot taken now holds the time really left (done
+    /// before the room leaves memory).
+    pub fn charge_clock(&mut self, now: u64) {
+        let running = self.running();
+        if let (Some(side), Some(clock)) = (running, self.clock.as_mut()) {
+            clock.left[index(side)] = clock.left_at(side, running, now);
+            clock.since = Some(now);
+        }
     }
 
     /// A connection in `role` has gone.
@@ -421,6 +446,7 @@ impl Room {
             if let Some(clock) = self.clock.as_mut() {
                 clock.since = Some(now);
             }
+            self.restart_absences(now);
             self.result = None;
             self.draw_offer = None;
             self.rematch = [false; 2];
@@ -600,7 +626,7 @@ mod tests {
 
     fn seated(clock: Option<(u32, u32)>) -> Room {
         let mut room = Room::new("r".into(), options(clock), "t0".into(), false);
-        let (role, token) = room.join(None, || "t1".into(), 1000).unwrap();
+        let (role, token) = room.join(None, "t1".into(), 1000).unwrap();
         assert_eq!((role, token.as_deref()), (Role::Seat1, Some("t1")));
         room
     }
@@ -613,21 +639,19 @@ mod tests {
     fn seats_then_spectators_and_tokens() {
         let mut room = seated(None);
         assert_eq!(
-            room.join(None, || unreachable!(), 0).unwrap().0,
+            room.join(None, "unused".into(), 0).unwrap().0,
             Role::Spectator
         );
         assert_eq!(
-            room.join(Some("t1"), || unreachable!(), 0).unwrap().0,
+            room.join(Some("t1"), "unused".into(), 0).unwrap().0,
             Role::Seat1
         );
         assert_eq!(
-            room.join(Some("t9"), || unreachable!(), 0)
-                .unwrap_err()
-                .code,
+            room.join(Some("t9"), "unused".into(), 0).unwrap_err().code,
             ErrorCode::BadToken
         );
         assert_eq!(
-            room.join(Some("t"), || unreachable!(), 0).unwrap_err().code,
+            room.join(Some("t"), "unused".into(), 0).unwrap_err().code,
             ErrorCode::BadToken
         );
         assert_eq!(room.state(0).spectators, 1);
@@ -637,7 +661,7 @@ mod tests {
     fn only_the_side_to_move_plays_each_ply_once() {
         let mut room = Room::new("r".into(), options(None), "t0".into(), false);
         assert_eq!(code(room.act(0, &mv(0, 4), 0)), ErrorCode::NoOpponent);
-        room.join(None, || "t1".into(), 0).unwrap();
+        room.join(None, "t1".into(), 0).unwrap();
         assert_eq!(code(room.act(1, &mv(0, 4), 0)), ErrorCode::NotYourTurn);
         room.act(0, &mv(0, 4), 0).unwrap();
         // The same frame again is stale, not a second move.
@@ -766,7 +790,7 @@ mod tests {
             (52_000, 55_000, Some(Side::O))
         );
         let mut back = back;
-        back.join(Some("t1"), || unreachable!(), 505_000).unwrap();
+        back.join(Some("t1"), "unused".into(), 505_000).unwrap();
         back.act(1, &mv(1, 0), 505_000).unwrap();
         assert_eq!(back.state(505_000).record, "classic:b2a1");
 
@@ -782,7 +806,7 @@ mod tests {
         assert_eq!(room.state(2000).o, Presence::Disconnected);
         assert_eq!(room.next_deadline(), Some(2000 + GRACE_MS));
         // Back in time: nothing happens.
-        room.join(Some("t1"), || unreachable!(), 3000).unwrap();
+        room.join(Some("t1"), "unused".into(), 3000).unwrap();
         assert_eq!(room.state(3000).o, Presence::Connected);
         room.disconnect(Role::Seat1, 4000);
         assert!(room.settle(4000 + GRACE_MS));
@@ -793,6 +817,21 @@ mod tests {
                 reason: EndReason::Time
             })
         );
+
+        // Away before the opponent came (or came back): the grace period
+        // starts when someone is there waiting.
+        let mut early = Room::new("r".into(), options(Some((600, 0))), "t0".into(), false);
+        early.disconnect(Role::Seat0, 0);
+        early.join(None, "t1".into(), 5 * GRACE_MS).unwrap();
+        assert!(!early.settle(5 * GRACE_MS));
+        assert_eq!(early.next_deadline(), Some(6 * GRACE_MS));
+        let mut late = seated(Some((600, 0)));
+        late.disconnect(Role::Seat0, 2000);
+        late.disconnect(Role::Seat1, 2000);
+        late.join(Some("t1"), "unused".into(), 2000 + 3 * GRACE_MS)
+            .unwrap();
+        assert!(!late.settle(2000 + 3 * GRACE_MS));
+        assert!(late.settle(2000 + 4 * GRACE_MS));
 
         // Both away: nobody is waiting, so nobody loses by absence.
         let mut both = seated(Some((600, 0)));

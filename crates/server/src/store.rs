@@ -21,6 +21,12 @@ use crate::room::Snapshot;
 
 /// Saves waiting at once that one transaction takes at most.
 const BATCH: usize = 512;
+/// Jobs waiting for the database at most; past that a change is refused
+/// (and undone) rather than queued without end.
+const QUEUE: usize = 8192;
+/// Unfinished games brought back at start-up: those with both seats
+/// taken, stored in the last week.
+const RESTORE_WITHIN_MS: u64 = 7 * 24 * 3600 * 1000;
 
 enum Job {
     Save(Snapshot, oneshot::Sender<Result<(), String>>),
@@ -31,7 +37,7 @@ enum Job {
 /// The handle rooms hold.
 #[derive(Clone)]
 pub struct Store {
-    jobs: std_mpsc::Sender<Job>,
+    jobs: std_mpsc::SyncSender<Job>,
 }
 
 const SCHEMA: &str = "
@@ -65,7 +71,7 @@ impl Store {
             .execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;")
             .and_then(|()| connection.execute_batch(SCHEMA))
             .map_err(|e| format!("cannot prepare the database {}: {e}", path.display()))?;
-        let (jobs, queue) = std_mpsc::channel();
+        let (jobs, queue) = std_mpsc::sync_channel(QUEUE);
         thread::Builder::new()
             .name("uttt-store".into())
             .spawn(move || run(&connection, &queue))
@@ -79,12 +85,21 @@ impl Store {
     /// When the database refused it (the caller undoes the change).
     pub async fn save(&self, snapshot: Snapshot) -> Result<(), String> {
         let (reply, answer) = oneshot::channel();
-        self.jobs
-            .send(Job::Save(snapshot, reply))
-            .map_err(|_| "the database thread has stopped".to_string())?;
+        self.submit(Job::Save(snapshot, reply))?;
         answer
             .await
             .map_err(|_| "the database thread has stopped".to_string())?
+    }
+
+    /// Hands `job` to the database thread without waiting for room in its
+    /// queue.
+    fn submit(&self, job: Job) -> Result<(), String> {
+        self.jobs.try_send(job).map_err(|e| match e {
+            std_mpsc::TrySendError::Full(_) => "the database is too busy".to_string(),
+            std_mpsc::TrySendError::Disconnected(_) => {
+                "the database thread has stopped".to_string()
+            }
+        })
     }
 
     /// The stored room `code`, if there is one.
@@ -93,23 +108,21 @@ impl Store {
     /// When the database cannot be read.
     pub async fn load(&self, code: &str) -> Result<Option<Snapshot>, String> {
         let (reply, answer) = oneshot::channel();
-        self.jobs
-            .send(Job::Load(code.to_string(), reply))
-            .map_err(|_| "the database thread has stopped".to_string())?;
+        self.submit(Job::Load(code.to_string(), reply))?;
         answer
             .await
             .map_err(|_| "the database thread has stopped".to_string())?
     }
 
-    /// Every stored room whose game has not ended.
+    /// The stored rooms whose game has not ended, with both seats taken,
+    /// stored in the last week; rows that cannot be read are reported and
+    /// left out.
     ///
     /// # Errors
     /// When the database cannot be read.
     pub async fn unfinished(&self) -> Result<Vec<Snapshot>, String> {
         let (reply, answer) = oneshot::channel();
-        self.jobs
-            .send(Job::Unfinished(reply))
-            .map_err(|_| "the database thread has stopped".to_string())?;
+        self.submit(Job::Unfinished(reply))?;
         answer
             .await
             .map_err(|_| "the database thread has stopped".to_string())?
@@ -174,7 +187,7 @@ fn save_all(connection: &Connection, snapshots: &[&Snapshot]) -> rusqlite::Resul
                 s.result.as_ref().map(json),
                 s.draw_offer.as_ref().map(json),
                 u8::from(s.rematch[0]) | u8::from(s.rematch[1]) << 1,
-                ms_to_sql(crate::hub::now_ms()),
+                ms_to_sql(crate::hub::epoch_ms()),
             ])?;
         }
     }
@@ -201,10 +214,20 @@ fn load(connection: &Connection, code: &str) -> rusqlite::Result<Option<Snapshot
 }
 
 fn unfinished(connection: &Connection) -> rusqlite::Result<Vec<Snapshot>> {
-    connection
-        .prepare_cached(&format!("SELECT {COLUMNS} FROM rooms WHERE result IS NULL"))?
-        .query_map([], row)?
-        .collect()
+    let since = ms_to_sql(crate::hub::epoch_ms().saturating_sub(RESTORE_WITHIN_MS));
+    let mut rooms = Vec::new();
+    let mut query = connection.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM rooms WHERE result IS NULL AND token1 IS NOT NULL AND updated_ms >= ?1"
+    ))?;
+    for read in query.query_map([since], row)? {
+        match read {
+            Ok(room) => rooms.push(room),
+            // One bad row (say, written by a newer version) must not keep
+            // the others, or the server, from starting.
+            Err(e) => eprintln!("uttt-server: a stored room cannot be read and stays stored: {e}"),
+        }
+    }
+    Ok(rooms)
 }
 
 fn parse<T: serde::de::DeserializeOwned>(column: usize, text: &str) -> rusqlite::Result<T> {

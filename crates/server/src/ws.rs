@@ -12,6 +12,7 @@ use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgr
 use axum::extract::{ConnectInfo, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
+use axum::Extension;
 use tokio::sync::{mpsc, oneshot};
 use uttt_protocol::{
     read_client, write, ClientMessage, ErrorCode, Refusal, ServerMessage, MAX_FRAME_BYTES,
@@ -19,6 +20,7 @@ use uttt_protocol::{
 
 use crate::http::App;
 use crate::hub::{ask, Command, Membership, OUTBOX_FRAMES};
+use crate::listen::ConnectionSlot;
 
 /// The largest WebSocket message read at all; between this and
 /// [`MAX_FRAME_BYTES`] a frame gets a `bad-frame` error, above it the
@@ -40,6 +42,7 @@ const SEND_TIMEOUT: Duration = Duration::from_secs(10);
 pub async fn upgrade(
     State(app): State<Arc<App>>,
     ConnectInfo(remote): ConnectInfo<SocketAddr>,
+    slot: Option<Extension<ConnectionSlot>>,
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
@@ -58,7 +61,11 @@ pub async fn upgrade(
         .read_buffer_size(4 * 1024)
         .write_buffer_size(0)
         .max_write_buffer_size(64 * 1024)
-        .on_upgrade(move |socket| connection(socket, app, remote))
+        .on_upgrade(move |socket| async move {
+            // The connection's places under the limits live as long as it.
+            let _slot = slot;
+            connection(socket, app, remote).await;
+        })
 }
 
 /// Whether the request's `Origin` (if any) is this server itself or one
@@ -118,6 +125,8 @@ struct Connection {
     /// only the room holds it, so the room dropping it ends the connection).
     out: Option<mpsc::Sender<Utf8Bytes>>,
     member: Option<Membership>,
+    /// Set once the room accepted this connection's `leave`.
+    leaving: bool,
 }
 
 async fn connection(mut socket: WebSocket, app: Arc<App>, remote: SocketAddr) {
@@ -129,6 +138,7 @@ async fn connection(mut socket: WebSocket, app: Arc<App>, remote: SocketAddr) {
         conn,
         out: Some(out),
         member: None,
+        leaving: false,
     };
     let mut refusals = 0;
     let mut allowance = Allowance::new();
@@ -157,6 +167,10 @@ async fn connection(mut socket: WebSocket, app: Arc<App>, remote: SocketAddr) {
                     if !send(&mut socket, Utf8Bytes::from(write(&reply))).await {
                         break;
                     }
+                }
+                if me.leaving {
+                    let _ = socket.send(Message::Close(None)).await;
+                    break;
                 }
                 if refusals >= MAX_REFUSALS {
                     let _ = socket.send(Message::Close(Some(CloseFrame {
@@ -233,6 +247,7 @@ impl Connection {
                 let member = self.member.as_ref().ok_or_else(|| {
                     Refusal::new(ErrorCode::NotInRoom, "create or join a room first")
                 })?;
+                let leave = matches!(message, ClientMessage::Leave {});
                 let (reply, answer) = oneshot::channel();
                 let command = Command::Act {
                     conn: member.conn,
@@ -240,6 +255,8 @@ impl Connection {
                     reply,
                 };
                 ask(&member.queue, command, answer).await??;
+                // Left for good: the server closes the connection.
+                self.leaving = leave;
                 Ok(None)
             }
         }

@@ -414,3 +414,31 @@ fn a_restart_on_the_same_database_goes_on_from_the_same_position_and_clock() {
     );
     assert_eq!(last.record, "ultimate-standard:e5d4b2");
 }
+
+#[test]
+fn game_connections_count_against_the_connection_limits() {
+    let server = server(&["--max-connections-per-address", "3"]);
+    let clients: Vec<Client> = (0..3).map(|_| Client::connect(server.addr)).collect();
+    // The upgraded connections still hold their places: a fourth is refused.
+    let refused = tungstenite::connect(format!("ws://{}/ws", server.addr));
+    assert!(refused.is_err(), "a fourth game connection was let in");
+    drop(clients);
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let _again = Client::connect(server.addr);
+}
+
+#[test]
+fn leave_gives_up_the_game_and_the_server_closes_the_connection() {
+    let server = server(&[]);
+    let (mut x, mut o, _, _) = seated(&server, classic());
+    x.send(&ClientMessage::Leave {});
+    let over = o.state(|s| s.result.is_some());
+    assert_eq!(
+        over.result,
+        Some(GameResult {
+            winner: Some(Side::O),
+            reason: EndReason::Resigned
+        })
+    );
+    assert!(x.closed(), "the server kept the connection after leave");
+}
