@@ -123,3 +123,13 @@ test('where no game server answers, the Online tab says online play needs one an
   await expect.poll(() => page.evaluate(() => new URL(location.href).search)).toBe('');
   await expectMarks(page, before);
 });
+
+test('a link to a room the server does not know says so and gives back the form and the local game', async ({ page }) => {
+  await open(page, './?room=nosuchroom0000');
+  await expect(page.locator('.online-unavailable')).toContainText('no room has that code');
+  await expect(page.locator('[data-action="online-create"]')).toBeVisible();
+  await expect(onlineState(page)).not.toHaveAttribute('data-online-state', /.*/);
+  await expect.poll(() => page.evaluate(() => new URL(location.href).search)).toBe('');
+  await cell(page, 4, 4).click();
+  await expectMarks(page, 1);
+});

@@ -37,9 +37,7 @@ export function tokenFor(room) {
   return readTokens().find((s) => s.room === room)?.token ?? null;
 }
 
-function keepToken(room, token) {
-  const seats = readTokens().filter((s) => s.room !== room);
-  seats.push({ room, token });
+function writeTokens(seats) {
   try {
     localStorage.setItem(TOKENS_KEY, JSON.stringify({ v: 1, seats: seats.slice(-MAX_TOKENS) }));
   } catch {
@@ -47,12 +45,22 @@ function keepToken(room, token) {
   }
 }
 
+function keepToken(room, token) {
+  writeTokens([...readTokens().filter((s) => s.room !== room), { room, token }]);
+}
+
+/** Forgets this browser's seat in `room` (after leaving it for good). */
+function forgetToken(room) {
+  writeTokens(readTokens().filter((s) => s.room !== room));
+}
+
 /**
  * One session with the server. `on` holds the listeners:
  * `joined({room, role, token})`, `state(roomState, serverTime)`,
  * `error({code, message})` for a refused frame, and
  * `connection(status)` with status 'connecting' | 'open' | 'reconnecting'
- * | 'unavailable' (never reached the server) | 'closed' (left).
+ * | 'unavailable' (never reached the server) | 'refused' (the server closed
+ * the connection for good: too many refused frames) | 'closed' (left).
  */
 export class OnlineSession {
   constructor(on, url = serverUrl()) {
@@ -96,17 +104,23 @@ export class OnlineSession {
       if (this.room) {
         this.send({ type: 'join', room: this.room, token: tokenFor(this.room) });
       } else if (this.pendingCreate) {
+        // Kept until the room is known, so a drop before the answer asks again.
         this.send({ type: 'create', options: this.pendingCreate });
-        this.pendingCreate = null;
       }
     });
     socket.addEventListener('message', (event) => this.receive(event.data));
-    socket.addEventListener('close', () => {
+    socket.addEventListener('close', (event) => {
       if (this.socket !== socket) return;
       this.socket = null;
       if (this.left) return;
       if (!this.everOpen) {
         this.on.connection('unavailable');
+        return;
+      }
+      // 1008: the server's policy close; asking again would be refused too.
+      if (event.code === 1008) {
+        this.left = true;
+        this.on.connection('refused');
         return;
       }
       const wait = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
@@ -127,6 +141,7 @@ export class OnlineSession {
     switch (message.type) {
       case 'joined':
         this.room = message.room;
+        this.pendingCreate = null;
         if (message.token) keepToken(message.room, message.token);
         this.on.joined(message);
         break;
@@ -156,6 +171,7 @@ export class OnlineSession {
   /** Leaves the room for good (a game in play is given up) and closes. */
   leave() {
     this.send({ type: 'leave' });
+    if (this.room) forgetToken(this.room);
     this.close();
   }
 

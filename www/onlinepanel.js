@@ -94,6 +94,8 @@ export function initOnline(host, controller, { tabs }) {
   host.replaceChildren(el('section', { 'aria-labelledby': 'online-heading' }, heading, intro, form, unavailable, room));
 
   let session = null;
+  /** Why the last attempt to create or join failed, shown under the form. */
+  let problem = null;
   let roomState = null;
   let role = null;
   let connection = null;
@@ -171,8 +173,8 @@ export function initOnline(host, controller, { tabs }) {
 
     form.hidden = session !== null;
     intro.hidden = session !== null;
-    unavailable.hidden = state !== 'unavailable';
-    unavailable.textContent = t('online.unavailable');
+    unavailable.hidden = state !== 'unavailable' && !problem;
+    unavailable.textContent = problem ?? t('online.unavailable');
     room.hidden = !session || !roomState;
     if (!roomState) {
       tickClocks();
@@ -203,8 +205,22 @@ export function initOnline(host, controller, { tabs }) {
     tickClocks();
   };
 
+  /** Back to the form and the local game, saying `why`. */
+  const giveUp = (why) => {
+    if (session) session.close();
+    session = null;
+    roomState = null;
+    role = null;
+    connection = null;
+    problem = why;
+    controller.onlineLeave();
+    setRoomInUrl(null);
+    render();
+  };
+
   const start = (begin) => {
     if (session) session.close();
+    problem = null;
     roomState = null;
     role = null;
     connection = 'connecting';
@@ -221,9 +237,15 @@ export function initOnline(host, controller, { tabs }) {
         controller.onlineState(state);
         render();
       },
-      error: (message) => controller.onlineRefused(message.message),
+      // Refused before any room was entered (no such room, too many rooms,
+      // the server full): nothing to show but the reason.
+      error: (message) => (role === null ? giveUp(t('online.refused', { error: message.message })) : controller.onlineRefused(message.message)),
       connection: (status) => {
         if (status === 'closed') return;
+        if (status === 'refused') {
+          giveUp(t('online.closedByServer'));
+          return;
+        }
         connection = status;
         if (status === 'unavailable') {
           // No server behind this site: back to the local game.

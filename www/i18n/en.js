@@ -306,6 +306,7 @@ export default {
   'online.noClock': 'No clock',
   'online.clockPreset': '{minutes} min + {seconds} s a move',
   'online.qr': 'The invitation link as a QR code: point a phone’s camera at it.',
+  'online.closedByServer': 'The server closed the connection after too many refused messages.',
   'online.copy': 'Copy link',
   'online.copied': 'Copied.',
   'online.copyFailed': 'Could not copy: select the link and copy it.',

@@ -296,6 +296,7 @@ export default {
   'online.noClock': '不计时',
   'online.clockPreset': '{minutes} 分 + 每步 {seconds} 秒',
   'online.qr': '邀请链接的二维码：用手机相机扫描即可打开。',
+  'online.closedByServer': '被拒绝的消息过多，服务器关闭了连接。',
   'online.copy': '复制链接',
   'online.copied': '已复制。',
   'online.copyFailed': '无法复制：请选中链接后复制。',

@@ -31,7 +31,7 @@ uttt online: play a friend, watch, or seat the engine on a uttt-server
 Usage: uttt online URL [ROOM] [--game G] [--rules R] [--colour C] [--clock M+S]
                    [--bot LEVEL] [--games N] [--seed N]
 
-URL is the server's site (http://127.0.0.1:8000/) or an invitation link
+URL is the server's site (http://127.0.0.1:8000/; plain http or ws only) or an invitation link
 (http://127.0.0.1:8000/?room=CODE). With a room (in the link or as ROOM) the
 client joins it: the free seat, else to watch. Without, it creates a room
 and prints the link to send.
@@ -84,16 +84,20 @@ impl Target {
         let (scheme, rest) = url
             .split_once("://")
             .ok_or_else(|| usage!("URL must start with http:// or ws://, not \"{url}\""))?;
-        let ws_scheme = match scheme {
-            "http" | "ws" => "ws",
-            "https" | "wss" => "wss",
+        // Plain connections only: this build has no TLS.
+        let (ws_scheme, site_scheme) = match scheme {
+            "http" | "ws" => ("ws", "http"),
+            "https" | "wss" => {
+                return Err(usage!(
+                    "this uttt has no TLS: use the server's http:// or ws:// address"
+                ))
+            }
             _ => {
                 return Err(usage!(
-                    "URL must be http, https, ws or wss, not \"{scheme}\""
+                    "URL must start with http:// or ws://, not \"{scheme}://\""
                 ))
             }
         };
-        let site_scheme = if ws_scheme == "ws" { "http" } else { "https" };
         let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
         let path = path.split('#').next().unwrap_or(path);
         let from_link = query
@@ -218,6 +222,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, UsageError> {
         state: None,
         bot: bot.map(|level| (Engine::new(level, seed), games)),
         asked_rematch: 0,
+        states: 0,
         style: Style::detect(),
     };
     match client.run(lines) {
@@ -290,6 +295,8 @@ struct Client {
     bot: Option<(Engine, u32)>,
     /// The game number the bot last asked a rematch after.
     asked_rematch: u32,
+    /// Room states received so far.
+    states: u64,
     style: Style,
 }
 
@@ -302,7 +309,9 @@ enum Step {
 
 impl Client {
     fn run(&mut self, lines: Option<mpsc::Receiver<Option<String>>>) -> Result<(), String> {
-        let mut drops = 0;
+        // Drops in a row, counted until a state arrives again, so a server
+        // that accepts and then hangs up cannot keep the client looping.
+        let mut drops: u32 = 0;
         loop {
             let mut socket = match self.connect() {
                 Ok(socket) => socket,
@@ -316,12 +325,20 @@ impl Client {
                     continue;
                 }
             };
-            drops = 0;
+            let states_before = self.states;
             match self.session(&mut socket, lines.as_ref()) {
                 Ok(Step::Done) => return Ok(()),
                 Ok(Step::Go) | Err(_) => {
+                    drops = if self.states > states_before {
+                        1
+                    } else {
+                        drops + 1
+                    };
+                    if drops > RECONNECTS {
+                        return Err("the server keeps closing the connection".into());
+                    }
                     outln!("Connection lost: reconnecting…");
-                    drops += 1;
+                    std::thread::sleep(Duration::from_millis(250 << drops.min(5)));
                 }
             }
         }
@@ -424,6 +441,7 @@ impl Client {
                 }
             }
             ServerMessage::State { state, .. } => {
+                self.states += 1;
                 self.state = Some(state);
                 self.show();
                 return self.bot_turn(socket);
@@ -634,10 +652,10 @@ mod tests {
             }
         );
         assert_eq!(
-            Target::parse("https://example.org/uttt/?room=abc123", None).unwrap(),
+            Target::parse("http://example.org/uttt/?room=abc123", None).unwrap(),
             Target {
-                ws: "wss://example.org/uttt/ws".into(),
-                site: "https://example.org/uttt/".into(),
+                ws: "ws://example.org/uttt/ws".into(),
+                site: "http://example.org/uttt/".into(),
                 room: Some("abc123".into())
             }
         );
@@ -646,7 +664,13 @@ mod tests {
             "ws://h:1/ws"
         );
         assert_eq!(Target::parse("http://h:1", None).unwrap().ws, "ws://h:1/ws");
-        for bad in ["ftp://h/", "h:1", "http://h/?room=a%20b"] {
+        for bad in [
+            "ftp://h/",
+            "h:1",
+            "http://h/?room=a%20b",
+            "https://h/",
+            "wss://h/ws",
+        ] {
             assert!(Target::parse(bad, None).is_err(), "{bad}");
         }
     }
