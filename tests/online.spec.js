@@ -130,6 +130,42 @@ test('a link to a room the server does not know says so and gives back the form 
   await expect(page.locator('[data-action="online-create"]')).toBeVisible();
   await expect(onlineState(page)).not.toHaveAttribute('data-online-state', /.*/);
   await expect.poll(() => page.evaluate(() => new URL(location.href).search)).toBe('');
+  // The local game plays again (the AI may already have answered).
   await cell(page, 4, 4).click();
-  await expectMarks(page, 1);
+  await expect.poll(() => markCount(page)).toBeGreaterThanOrEqual(1);
+});
+
+test('a dropped connection reconnects on its own, back into the same seat, and the game goes on', async ({ page, browser }) => {
+  const errors = [];
+  await open(page);
+  await showTab(page, 'online');
+  await page.selectOption('#online-kind', 'classic');
+  await page.selectOption('#online-colour', 'x');
+  await page.locator('[data-action="online-create"]').click();
+  await expect(onlineState(page)).toHaveAttribute('data-online-state', 'waiting');
+  const link = await page.locator('[data-online-link]').getAttribute('href');
+
+  const friend = await person(browser, errors);
+  const sockets = [];
+  // Each of the friend's connections goes through here to the real server.
+  await friend.page.routeWebSocket(/\/ws$/, (ws) => {
+    sockets.push(ws);
+    ws.connectToServer();
+  });
+  await friend.page.goto(link);
+  await expect(onlineState(friend.page)).toHaveAttribute('data-online-state', 'playing');
+  await cell(page, 0, 4).click();
+  await expectMarks(friend.page, 1);
+
+  // The network drops the friend's connection.
+  await sockets[0].close({ code: 1006 });
+  await expect.poll(() => sockets.length).toBe(2);
+  await expect(onlineState(friend.page)).toHaveAttribute('data-online-state', 'playing');
+  await expect(friend.page.locator('#player-o-name')).toHaveText('You');
+  await cell(friend.page, 0, 0).click();
+  await expectMarks(page, 2);
+  await expect(page.locator('#status')).toContainText('Your turn');
+
+  await friend.context.close();
+  expect(errors).toEqual([]);
 });
