@@ -62,6 +62,8 @@ fn start(bin: &Path, addr: &str, db: &Path, games: u32) -> Result<server::Runnin
         .chain(&[
             "--max-connections-per-address",
             &limit,
+            "--messages-per-address",
+            "1000000",
             "--rooms-per-address",
             &limit,
             "--db",

@@ -118,6 +118,8 @@ pub fn run(root: &Path, options: &Options) -> Result {
             .chain(&[
                 "--max-rooms",
                 &connections,
+                "--messages-per-address",
+                "1000000",
                 "--rooms-per-address",
                 &connections,
                 "--db",

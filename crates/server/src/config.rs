@@ -36,6 +36,9 @@ pub struct Config {
     pub grace_ms: u64,
     /// The SQLite file the rooms are kept in.
     pub db: PathBuf,
+    /// Frames a second one client address may send over all its
+    /// connections (in bursts of twice that).
+    pub messages_per_address: u32,
 }
 
 impl Default for Config {
@@ -54,6 +57,7 @@ impl Default for Config {
             allowed_origins: Vec::new(),
             grace_ms: crate::room::GRACE_MS,
             db: default_db(),
+            messages_per_address: 100,
         }
     }
 }
@@ -87,6 +91,8 @@ usage: uttt-server [options]
   --rooms-per-address N         rooms one address may create per minute (default 20)
   --allow-origin URL            also accept game connections from pages of URL (repeatable)
   --grace-ms N                  how long a player may be away from a timed game (default 60000)
+  --messages-per-address N      game frames a second from one address, all its connections
+                                together (default 100; each connection also 10)
   --db FILE                     the SQLite file the rooms are kept in
                                 (default uttt-server.sqlite3 next to this binary)
 ";
@@ -141,6 +147,10 @@ impl Config {
                     config.rooms_per_address_per_minute = u32::try_from(n).unwrap_or(u32::MAX);
                 }
                 "--db" => config.db = PathBuf::from(value("a file")?),
+                "--messages-per-address" => {
+                    let n = count(flag, &value("a number")?)?;
+                    config.messages_per_address = u32::try_from(n).unwrap_or(u32::MAX);
+                }
                 "--grace-ms" => {
                     config.grace_ms = count(flag, &value("a number of milliseconds")?)? as u64
                 }

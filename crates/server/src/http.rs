@@ -18,6 +18,7 @@ use tower_http::compression::CompressionLayer;
 use tower_http::services::ServeFile;
 use tower_http::set_header::SetResponseHeaderLayer;
 
+use crate::allowance::PerAddress;
 use crate::config::Config;
 use crate::hub::{Hub, RoomLimits};
 use crate::site::{self, Route};
@@ -39,6 +40,8 @@ pub struct App {
     /// Origins besides this server's own whose pages may open a game
     /// connection.
     pub allowed_origins: Vec<String>,
+    /// Frames each client address may send, over all its connections.
+    pub messages: PerAddress,
 }
 
 impl App {
@@ -54,6 +57,7 @@ impl App {
             site: Site::new(config),
             hub: Arc::new(Hub::new(limits, store)),
             allowed_origins: config.allowed_origins.clone(),
+            messages: PerAddress::new(config.messages_per_address),
         }
     }
 }

@@ -10,6 +10,7 @@
 #[cfg(panic = "abort")]
 compile_error!("uttt-server needs panic = \"unwind\": build it with `--profile server`");
 
+pub mod allowance;
 pub mod config;
 pub mod game;
 pub mod http;

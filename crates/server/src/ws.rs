@@ -18,6 +18,7 @@ use uttt_protocol::{
     read_client, write, ClientMessage, ErrorCode, Refusal, ServerMessage, MAX_FRAME_BYTES,
 };
 
+use crate::allowance::Allowance;
 use crate::http::App;
 use crate::hub::{ask, Command, Membership, OUTBOX_FRAMES};
 use crate::listen::ConnectionSlot;
@@ -88,34 +89,6 @@ pub fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
     matches!((authority, host), (Some(a), Some(h)) if a.eq_ignore_ascii_case(h))
 }
 
-/// A token bucket: how many frames a connection may still send now.
-struct Allowance {
-    tokens: f64,
-    at: Instant,
-}
-
-impl Allowance {
-    fn new() -> Allowance {
-        Allowance {
-            tokens: BURST,
-            at: Instant::now(),
-        }
-    }
-
-    fn take(&mut self) -> bool {
-        let now = Instant::now();
-        self.tokens =
-            (self.tokens + now.duration_since(self.at).as_secs_f64() * PER_SECOND).min(BURST);
-        self.at = now;
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
-}
-
 /// One connection's state.
 struct Connection {
     app: Arc<App>,
@@ -141,7 +114,7 @@ async fn connection(mut socket: WebSocket, app: Arc<App>, remote: SocketAddr) {
         leaving: false,
     };
     let mut refusals = 0;
-    let mut allowance = Allowance::new();
+    let mut allowance = Allowance::new(BURST, PER_SECOND);
     let mut heard = Instant::now();
     let mut ping = tokio::time::interval(PING_EVERY);
     loop {
@@ -150,7 +123,9 @@ async fn connection(mut socket: WebSocket, app: Arc<App>, remote: SocketAddr) {
                 let Some(Ok(message)) = incoming else { break };
                 heard = Instant::now();
                 let answer = match message {
-                    Message::Text(text) if allowance.take() => me.handle(text.as_str()).await,
+                    Message::Text(text) if allowance.take() && me.app.messages.take(remote.ip()) => {
+                        me.handle(text.as_str()).await
+                    }
                     Message::Text(_) => Err(Refusal::new(ErrorCode::RateLimited, "too many frames; slow down")),
                     Message::Binary(_) => Err(Refusal::new(ErrorCode::BadFrame, "frames are JSON text")),
                     Message::Close(_) => break,

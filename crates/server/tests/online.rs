@@ -442,3 +442,32 @@ fn leave_gives_up_the_game_and_the_server_closes_the_connection() {
     );
     assert!(x.closed(), "the server kept the connection after leave");
 }
+
+#[test]
+fn frames_are_limited_per_address_over_all_its_connections() {
+    let server = server(&["--messages-per-address", "5"]);
+    let mut clients = [Client::connect(server.addr), Client::connect(server.addr)];
+    // Each connection alone is within its own allowance (20 at once); the
+    // address's (10 at once) is not.
+    for id in 0..16 {
+        clients[id as usize % 2].send(&ClientMessage::Ping { id });
+    }
+    let mut pongs = 0;
+    let mut limited = 0;
+    for client in &mut clients {
+        for _ in 0..8 {
+            match client.next() {
+                Some(uttt_protocol::ServerMessage::Pong { .. }) => pongs += 1,
+                Some(uttt_protocol::ServerMessage::Error {
+                    code: ErrorCode::RateLimited,
+                    ..
+                }) => limited += 1,
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+    }
+    assert!(
+        pongs <= 11 && limited >= 5,
+        "{pongs} pongs, {limited} refused"
+    );
+}
