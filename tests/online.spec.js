@@ -19,15 +19,20 @@ async function person(browser, errors) {
 
 const onlineState = (page) => page.locator('html');
 
-test('two people play a whole game online; one reloads and returns to its seat; a third watches', async ({ page, browser }) => {
-  const errors = [];
+/** Opens the page, creates a Classic room with this page playing X, and returns the invitation link. */
+async function createRoom(page) {
   await open(page);
   await showTab(page, 'online');
   await page.selectOption('#online-kind', 'classic');
   await page.selectOption('#online-colour', 'x');
   await page.locator('[data-action="online-create"]').click();
   await expect(onlineState(page)).toHaveAttribute('data-online-state', 'waiting');
-  const link = await page.locator('[data-online-link]').getAttribute('href');
+  return page.locator('[data-online-link]').getAttribute('href');
+}
+
+test('two people play a whole game online; one reloads and returns to its seat; a third watches', async ({ page, browser }) => {
+  const errors = [];
+  const link = await createRoom(page);
   expect(link).toMatch(/\?room=[0-9a-z]{16}$/);
   // The creator's own address now names the room, so a reload goes back to it.
   expect(page.url()).toBe(link);
@@ -137,13 +142,7 @@ test('a link to a room the server does not know says so and gives back the form 
 
 test('a dropped connection reconnects on its own, back into the same seat, and the game goes on', async ({ page, browser }) => {
   const errors = [];
-  await open(page);
-  await showTab(page, 'online');
-  await page.selectOption('#online-kind', 'classic');
-  await page.selectOption('#online-colour', 'x');
-  await page.locator('[data-action="online-create"]').click();
-  await expect(onlineState(page)).toHaveAttribute('data-online-state', 'waiting');
-  const link = await page.locator('[data-online-link]').getAttribute('href');
+  const link = await createRoom(page);
 
   const friend = await person(browser, errors);
   const sockets = [];

@@ -65,7 +65,8 @@ impl Options {
     }
 }
 
-fn read_number(flag: &str, value: Option<&String>, slot: &mut u32, max: u32) -> Result {
+/// Reads `flag`'s value into `slot`: a whole number from 1 to `max`.
+pub(crate) fn read_number(flag: &str, value: Option<&String>, slot: &mut u32, max: u32) -> Result {
     let value = value.ok_or_else(|| format!("{flag} needs a value"))?;
     match value.parse() {
         Ok(n) if (1..=max).contains(&n) => {

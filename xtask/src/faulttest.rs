@@ -4,6 +4,7 @@
 //! logs, that every move the server confirmed survives every restart and
 //! that every game goes on. Bounded in count and time.
 
+use crate::bench::read_number;
 use crate::cmd::{self, cargo};
 use crate::{build, server, Result};
 use std::ffi::OsString;
@@ -32,17 +33,9 @@ impl Options {
         };
         let mut rest = args.iter();
         while let Some(flag) = rest.next() {
-            let value = rest.next().ok_or_else(|| format!("{flag} needs a value"))?;
-            let number = |max: u32| {
-                value
-                    .parse::<u32>()
-                    .ok()
-                    .filter(|n| (1..=max).contains(n))
-                    .ok_or_else(|| format!("{flag}: `{value}` is not a number from 1 to {max}"))
-            };
             match flag.as_str() {
-                "--games" => options.games = number(1000)?,
-                "--seconds" => options.seconds = number(600)?,
+                "--games" => read_number(flag, rest.next(), &mut options.games, 1000)?,
+                "--seconds" => read_number(flag, rest.next(), &mut options.seconds, 600)?,
                 other => {
                     return Err(format!(
                         "unknown argument `{other}` (faulttest takes --games, --seconds)"

@@ -4,6 +4,7 @@
 //! once; the server's CPU and memory are read from /proc meanwhile. Bounded
 //! in count and time: every run stops by itself.
 
+use crate::bench::read_number;
 use crate::cmd::{self, cargo};
 use crate::{build, server, Result};
 use std::ffi::OsString;
@@ -36,16 +37,9 @@ impl Options {
         };
         let mut rest = args.iter();
         while let Some(flag) = rest.next() {
-            let value = rest.next().ok_or_else(|| format!("{flag} needs a value"))?;
-            let number = |max: u32| {
-                value
-                    .parse::<u32>()
-                    .ok()
-                    .filter(|n| (1..=max).contains(n))
-                    .ok_or_else(|| format!("{flag}: `{value}` is not a number from 1 to {max}"))
-            };
             match flag.as_str() {
                 "--games" => {
+                    let value = rest.next().ok_or("--games needs a value")?;
                     options.games = value
                         .split(',')
                         .map(|g| g.parse::<u32>().ok().filter(|n| (1..=9000).contains(n)))
@@ -54,8 +48,8 @@ impl Options {
                             format!("--games: `{value}` is not a list of numbers from 1 to 9000")
                         })?;
                 }
-                "--seconds" => options.seconds = number(600)?,
-                "--pause-ms" => options.pause_ms = number(10_000)?,
+                "--seconds" => read_number(flag, rest.next(), &mut options.seconds, 600)?,
+                "--pause-ms" => read_number(flag, rest.next(), &mut options.pause_ms, 10_000)?,
                 other => {
                     return Err(format!(
                     "unknown argument `{other}` (loadtest takes --games, --seconds, --pause-ms)"

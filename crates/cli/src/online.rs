@@ -407,17 +407,7 @@ impl Client {
     }
 
     fn my_side(&self) -> Option<Side> {
-        let state = self.state.as_ref()?;
-        let seat = match self.role? {
-            Role::Seat0 => 0,
-            Role::Seat1 => 1,
-            Role::Spectator => return None,
-        };
-        Some(if seat == state.x_seat {
-            Side::X
-        } else {
-            Side::O
-        })
+        self.state.as_ref()?.side_of(self.role?)
     }
 
     fn receive(&mut self, socket: &mut Socket, message: ServerMessage) -> Result<Step, String> {
@@ -543,10 +533,7 @@ impl Client {
             }
             return Ok(Step::Go);
         }
-        if state.to_move != me.unwrap_or(Side::X)
-            || state.x == Presence::Empty
-            || state.o == Presence::Empty
-        {
+        if !me.is_some_and(|side| state.awaits(side)) {
             return Ok(Step::Go);
         }
         let game = parse_record(&state.record).map_err(|e| e.to_string())?;

@@ -288,6 +288,33 @@ pub struct RoomState {
     pub spectators: u32,
 }
 
+impl RoomState {
+    /// The side `role` plays in this game; `None` for a spectator. (The
+    /// creator holds seat 0; colours swap at each rematch.)
+    #[must_use]
+    pub fn side_of(&self, role: Role) -> Option<Side> {
+        let seat = match role {
+            Role::Seat0 => 0,
+            Role::Seat1 => 1,
+            Role::Spectator => return None,
+        };
+        Some(if seat == self.x_seat {
+            Side::X
+        } else {
+            Side::O
+        })
+    }
+
+    /// Whether `side` may move now: both seats taken, the game on, its turn.
+    #[must_use]
+    pub fn awaits(&self, side: Side) -> bool {
+        self.result.is_none()
+            && self.x != Presence::Empty
+            && self.o != Presence::Empty
+            && self.to_move == side
+    }
+}
+
 /// What a client is in a room.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

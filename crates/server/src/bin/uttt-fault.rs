@@ -22,8 +22,8 @@ use futures_util::{SinkExt, StreamExt};
 use tokio::sync::watch;
 use tokio_tungstenite::tungstenite::Message;
 use uttt_protocol::{
-    read_server, write, ClientMessage, ColourChoice, Kind, Presence, Role, RoomOptions, RoomState,
-    RuleSet, ServerMessage, Side,
+    read_server, write, ClientMessage, ColourChoice, Kind, RoomOptions, RoomState, RuleSet,
+    ServerMessage,
 };
 
 mod shared;
@@ -273,15 +273,8 @@ impl Client {
                 _ => continue,
             };
             self.check(&state);
-            let seat = match role {
-                Some(Role::Seat0) => 0,
-                Some(Role::Seat1) => 1,
-                _ => continue,
-            };
-            let me = if seat == state.x_seat {
-                Side::X
-            } else {
-                Side::O
+            let Some(me) = role.and_then(|r| state.side_of(r)) else {
+                continue;
             };
             if state.result.is_some() {
                 if asked < state.game_number {
@@ -292,7 +285,7 @@ impl Client {
                 }
                 continue;
             }
-            if state.to_move != me || state.x == Presence::Empty || state.o == Presence::Empty {
+            if !state.awaits(me) {
                 continue;
             }
             let Ok(game) = OnlineGame::from_record(&state.record) else {

@@ -18,8 +18,7 @@ use futures_util::{SinkExt, StreamExt};
 use tokio::sync::oneshot;
 use tokio_tungstenite::tungstenite::Message;
 use uttt_protocol::{
-    read_server, write, ClientMessage, ColourChoice, Kind, Presence, Role, RoomOptions, RuleSet,
-    ServerMessage, Side,
+    read_server, write, ClientMessage, ColourChoice, Kind, RoomOptions, RuleSet, ServerMessage,
 };
 
 mod shared;
@@ -213,15 +212,8 @@ async fn player((url, totals, playing, stop, pause, game): Common, start: Start)
                 }
             }
         }
-        let seat = match role {
-            Some(Role::Seat0) => 0,
-            Some(Role::Seat1) => 1,
-            _ => continue,
-        };
-        let me = if seat == state.x_seat {
-            Side::X
-        } else {
-            Side::O
+        let Some(me) = role.and_then(|r| state.side_of(r)) else {
+            continue;
         };
         if state.result.is_some() {
             if rematch_asked < state.game_number {
@@ -232,11 +224,7 @@ async fn player((url, totals, playing, stop, pause, game): Common, start: Start)
             }
             continue;
         }
-        if state.to_move != me
-            || state.x == Presence::Empty
-            || state.o == Presence::Empty
-            || sent.is_some()
-        {
+        if !state.awaits(me) || sent.is_some() {
             continue;
         }
         let Some((board, cell)) = dice.choose(&game.legal_moves()) else {
