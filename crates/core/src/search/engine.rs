@@ -94,6 +94,24 @@ impl Default for SearchOptions {
     }
 }
 
+/// The transposition table asked of [`Engine::try_new`] could not be
+/// allocated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableTooLarge {
+    /// The size asked for, in bytes.
+    pub bytes: usize,
+}
+
+impl core::fmt::Display for TableTooLarge {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "a table of {} MiB does not fit in the memory this machine can give",
+            self.bytes >> 20
+        )
+    }
+}
+
 /// What the search reports after each completed depth.
 #[derive(Clone, Copy, Debug)]
 pub struct Progress<'a, M> {
@@ -172,6 +190,30 @@ pub struct Engine {
     /// Triangular principal-variation table of move indexes.
     pub(super) pv: [[u8; MAX_PLY]; MAX_PLY],
     pub(super) pv_len: [usize; MAX_PLY],
+    /// Where the last full search stopped, for [`Engine::resume`].
+    last: Option<Stopped>,
+}
+
+/// What a full search (Hard, Master) knew when it stopped: enough to carry
+/// on with the next depth, the partly searched one's subtrees being in the
+/// table.
+#[derive(Clone, Debug)]
+struct Stopped {
+    /// The searched position's hash.
+    key: u64,
+    /// Its last completed depth.
+    depth: u32,
+    /// The score and move indexes of the principal variation found then.
+    score: Eval,
+    pv: Vec<u8>,
+    /// The root moves (indexes) in the order the next depth searches them,
+    /// with their last scores.
+    root: Vec<(u8, i32)>,
+    /// Nodes searched in that position so far.
+    nodes: u64,
+    /// True when deeper search cannot change the result (proven, forced,
+    /// or every line reaches the end of the game).
+    finished: bool,
 }
 
 impl Engine {
@@ -180,6 +222,21 @@ impl Engine {
     /// [`Level::table_bytes`] for the presets).
     #[must_use]
     pub fn new(level: Level, seed: u64, table_bytes: usize) -> Engine {
+        Engine::with_table(level, seed, Table::new(table_bytes))
+    }
+
+    /// [`Engine::new`], or an error when the table's memory cannot be had
+    /// (where `new` would abort the program).
+    ///
+    /// # Errors
+    /// [`TableTooLarge`] with the size asked for.
+    pub fn try_new(level: Level, seed: u64, table_bytes: usize) -> Result<Engine, TableTooLarge> {
+        let table =
+            Table::try_new(table_bytes).map_err(|_| TableTooLarge { bytes: table_bytes })?;
+        Ok(Engine::with_table(level, seed, table))
+    }
+
+    fn with_table(level: Level, seed: u64, tt: Table) -> Engine {
         Engine {
             level,
             limits: Limits::for_level(level),
@@ -187,12 +244,13 @@ impl Engine {
             odds: BoardOdds::new(),
             options: SearchOptions::default(),
             rng: Rng::new(seed),
-            tt: Table::new(table_bytes),
+            tt,
             history: [[0; 81]; 2],
             killers: [[u8::MAX; 2]; MAX_PLY],
             order: [[0; MAX_MOVES]; MAX_PLY],
             pv: [[0; MAX_PLY]; MAX_PLY],
             pv_len: [0; MAX_PLY],
+            last: None,
         }
     }
 
@@ -242,6 +300,7 @@ impl Engine {
     pub fn new_game(&mut self) {
         self.tt.clear();
         self.history = [[0; 81]; 2];
+        self.last = None;
     }
 
     fn style(&self) -> Style {
@@ -305,6 +364,67 @@ impl Engine {
         }
     }
 
+    /// [`Engine::choose`], but when the last search of Hard or Master was
+    /// of this same position (a search stopped by its clock, or the
+    /// opponent's expected move searched while the opponent thought), it
+    /// carries on from the next depth instead of starting again: the depths
+    /// already done are not repeated, and the part of the next one already
+    /// searched is found in the table. `progress` then starts at that next
+    /// depth. A search that ended because deeper could not change it
+    /// returns its result at once. Other levels and other positions search
+    /// from the start, as `choose` does.
+    ///
+    /// This makes a search in short slices (the browser's worker, which
+    /// returns to its event loop between them) cost little more than one
+    /// search of the whole time.
+    pub fn resume<G, S, P>(
+        &mut self,
+        pos: &G,
+        stop: S,
+        progress: P,
+    ) -> Option<SearchResult<G::Move>>
+    where
+        G: Searchable,
+        S: FnMut() -> bool,
+        P: FnMut(&Progress<'_, G::Move>),
+    {
+        if self.style() != Style::Full || pos.is_over() {
+            return self.choose(pos, stop, progress);
+        }
+        let key = Game::hash(pos);
+        let Some(last) = self.last.take().filter(|l| l.key == key) else {
+            return self.choose(pos, stop, progress);
+        };
+        let legal = pos.legal_moves();
+        let root: Vec<(G::Move, i32)> = last
+            .root
+            .iter()
+            .map(|&(i, v)| (G::move_from_index(i), v))
+            .collect();
+        // A hash collision would show as a root list that is not this
+        // position's: then search afresh.
+        if root.len() != legal.len() || root.iter().any(|&(m, _)| pos.check(m).is_err()) {
+            return self.choose(pos, stop, progress);
+        }
+        let best = last
+            .pv
+            .first()
+            .map_or(root[0].0, |&i| G::move_from_index(i));
+        let so_far = SearchResult {
+            best,
+            score: last.score,
+            depth: last.depth,
+            nodes: last.nodes,
+            pv: last.pv.iter().map(|&i| G::move_from_index(i)).collect(),
+        };
+        if last.finished {
+            self.last = Some(last);
+            return Some(so_far);
+        }
+        let limits = self.limits;
+        self.deepen(pos, limits, stop, progress, false, None, root, Some(so_far))
+    }
+
     /// Chooses a move within the engine's [`Limits`] only, without progress.
     pub fn choose_within_limits<G: Searchable>(
         &mut self,
@@ -320,7 +440,7 @@ impl Engine {
         pos: &G,
         limits: Limits,
         stop: S,
-        mut progress: P,
+        progress: P,
         tutorial: bool,
         margin: Option<i32>,
     ) -> Option<SearchResult<G::Move>>
@@ -329,7 +449,7 @@ impl Engine {
         S: FnMut() -> bool,
         P: FnMut(&Progress<'_, G::Move>),
     {
-        let mut root: Vec<(G::Move, i32)> = pos.legal_moves().iter().map(|&m| (m, 0)).collect();
+        let root: Vec<(G::Move, i32)> = pos.legal_moves().iter().map(|&m| (m, 0)).collect();
         if root.is_empty() {
             return None;
         }
@@ -340,6 +460,31 @@ impl Engine {
                 *h /= 8;
             }
         }
+        self.deepen(pos, limits, stop, progress, tutorial, margin, root, None)
+    }
+
+    /// The iterations of [`Engine::run`], from the depth after `so_far`'s
+    /// (from 1 when there is none), over the `root` moves in that order.
+    #[allow(clippy::too_many_arguments)]
+    fn deepen<G, S, P>(
+        &mut self,
+        pos: &G,
+        limits: Limits,
+        stop: S,
+        mut progress: P,
+        tutorial: bool,
+        margin: Option<i32>,
+        mut root: Vec<(G::Move, i32)>,
+        so_far: Option<SearchResult<G::Move>>,
+    ) -> Option<SearchResult<G::Move>>
+    where
+        G: Searchable,
+        S: FnMut() -> bool,
+        P: FnMut(&Progress<'_, G::Move>),
+    {
+        let first_depth = so_far.as_ref().map_or(1, |r| r.depth + 1);
+        let nodes_before = so_far.as_ref().map_or(0, |r| r.nodes);
+        let mut finished = false;
         let mut s = super::alphabeta::Searcher {
             engine: self,
             stop,
@@ -359,9 +504,12 @@ impl Engine {
                 root[..=i].rotate_right(1);
             }
         }
-        let mut result: Option<SearchResult<G::Move>> = None;
+        let mut result = so_far;
         let max_depth = limits.max_depth.clamp(1, MAX_PLY as u32 - 2);
-        for depth in 1..=max_depth {
+        if first_depth > max_depth {
+            finished = true;
+        }
+        for depth in first_depth..=max_depth {
             s.polling = depth > 1;
             s.improved = None;
             let (best, score) = match margin {
@@ -396,34 +544,49 @@ impl Engine {
                 depth,
                 score,
                 pv: &pv,
-                nodes: s.nodes,
+                nodes: nodes_before + s.nodes,
             });
             result = Some(SearchResult {
                 best,
                 score,
                 depth,
-                nodes: s.nodes,
+                nodes: nodes_before + s.nodes,
                 pv,
             });
+            finished = depth == max_depth;
             // Every line now reaches the end of the game (a ply costs at most
             // 3 of depth, reductions included): deeper cannot change anything.
             if depth as usize >= 3 * G::MAX_PLIES.saturating_sub(pos.ply()) {
+                finished = true;
                 break;
             }
             // A proven result within the searched depth cannot improve.
             if score.mate_in().is_some_and(|n| n.unsigned_abs() <= depth) && !tutorial {
+                finished = true;
                 break;
             }
             // The only legal move is played whatever a deeper search finds:
             // it gets a score for the bar and is played at once, not after
             // the whole of the level's time.
             if root.len() == 1 && depth >= FORCED_MOVE_DEPTH {
+                finished = true;
                 break;
             }
         }
-        let nodes = s.nodes;
+        let nodes = nodes_before + s.nodes;
         let mut result = result?;
         result.nodes = nodes;
+        if margin.is_none() && !tutorial {
+            self.last = Some(Stopped {
+                key: Game::hash(pos),
+                depth: result.depth,
+                score: result.score,
+                pv: result.pv.iter().map(|&m| G::move_index(m)).collect(),
+                root: root.iter().map(|&(m, v)| (G::move_index(m), v)).collect(),
+                nodes,
+                finished,
+            });
+        }
         if let Some(margin) = margin {
             // Root moves carry exact scores from the last completed depth.
             let best = root.iter().map(|&(_, v)| v).max().unwrap_or(0);

@@ -120,7 +120,8 @@ mod weights;
 pub use board_odds::BoardOdds;
 pub use classic_exact::{ClassicValues, Trap};
 pub use engine::{
-    Engine, Limits, Progress, SearchOptions, SearchResult, FORCED_MOVE_DEPTH, POLL_INTERVAL,
+    Engine, Limits, Progress, SearchOptions, SearchResult, TableTooLarge, FORCED_MOVE_DEPTH,
+    POLL_INTERVAL,
 };
 pub use eval::{Eval, MAX_PLY};
 pub use level::Level;

@@ -573,3 +573,82 @@ fn each_classic_level_against_the_trap_player() {
     assert!(lost.windows(2).all(|w| w[1] <= w[0]), "{lost:?}");
     assert_eq!(lost[2..], [0, 0, 0], "{lost:?}");
 }
+
+/// A search cut into slices by `resume` reaches the depth of one
+/// uninterrupted search for about the same nodes, and starts each slice at
+/// the depth after the last completed one.
+#[test]
+fn resumed_slices_carry_on_from_the_next_depth() {
+    const DEPTH: u32 = 10;
+    let limits = Limits {
+        max_depth: DEPTH,
+        max_nodes: u64::MAX,
+    };
+    let (mut whole_nodes, mut sliced_nodes, mut slices) = (0, 0, 0);
+    for pos in random_positions(11, 4, 6, 20) {
+        let mut whole = Engine::new(Level::Hard, 1, 4 << 20);
+        whole.set_limits(limits);
+        whole_nodes += whole.choose_within_limits(&pos).unwrap().nodes;
+
+        let mut sliced = Engine::new(Level::Hard, 1, 4 << 20);
+        sliced.set_limits(limits);
+        let mut last_depth = 0;
+        loop {
+            slices += 1;
+            // About 5,000 nodes a slice, as the browser's worker searches.
+            let mut polls = 0;
+            let mut first_reported = None;
+            let r = sliced
+                .resume(
+                    &pos,
+                    || {
+                        polls += 1;
+                        polls > 5
+                    },
+                    |p| {
+                        first_reported.get_or_insert(p.depth);
+                    },
+                )
+                .unwrap();
+            if let Some(d) = first_reported {
+                assert_eq!(d, last_depth + 1, "a slice repeated a finished depth");
+            }
+            assert!(pos.check(r.best).is_ok());
+            last_depth = r.depth;
+            if r.depth >= DEPTH {
+                sliced_nodes += r.nodes;
+                break;
+            }
+            assert!(slices < 10_000, "the slices never finished depth {DEPTH}");
+        }
+        // A finished search answers at once when asked again.
+        let again = sliced
+            .resume(&pos, || true, |_| panic!("no depth is searched"))
+            .unwrap();
+        assert_eq!(again.depth, DEPTH);
+    }
+    assert!(slices > 20, "the slices were not cut short ({slices})");
+    // Going back down to where a slice stopped costs something, but far
+    // less than starting each slice from depth 1 would.
+    assert!(
+        sliced_nodes < whole_nodes * 3 / 2,
+        "sliced {sliced_nodes} nodes, whole {whole_nodes}"
+    );
+}
+
+#[test]
+fn resume_searches_another_position_from_the_start() {
+    let pos = Ultimate::new(Rules::Standard);
+    let mut e = Engine::new(Level::Hard, 1, 1 << 20);
+    e.set_limits(Limits {
+        max_depth: 5,
+        max_nodes: u64::MAX,
+    });
+    e.choose_within_limits(&pos).unwrap();
+    let mut other = pos;
+    other.play_unchecked(pos.legal_moves()[40]);
+    let mut depths = Vec::new();
+    e.resume(&other, || false, |p| depths.push(p.depth))
+        .unwrap();
+    assert_eq!(depths.first(), Some(&1));
+}

@@ -1,6 +1,7 @@
 //! The transposition table: a fixed-size, always-allocated hash table of
 //! search results, sized by the caller.
 
+use alloc::collections::TryReserveError;
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -44,20 +45,39 @@ pub(crate) struct Table {
 }
 
 impl Table {
-    /// A table using at most `bytes` (at least two slots), rounded down to a
-    /// power of two.
-    pub fn new(bytes: usize) -> Table {
+    /// The number of slots of a table of at most `bytes` (at least two),
+    /// rounded down to a power of two.
+    fn slots_for(bytes: usize) -> usize {
         let want = (bytes / core::mem::size_of::<Slot>()).max(2);
-        let n = if want.is_power_of_two() {
+        if want.is_power_of_two() {
             want
         } else {
             want.next_power_of_two() / 2
-        };
+        }
+    }
+
+    /// A table using at most `bytes` (at least two slots), rounded down to a
+    /// power of two.
+    pub fn new(bytes: usize) -> Table {
+        let n = Table::slots_for(bytes);
         Table {
             slots: vec![Slot::default(); n],
             mask: n / 2 - 1,
             age: 0,
         }
+    }
+
+    /// [`Table::new`], or an error when the memory cannot be had.
+    pub fn try_new(bytes: usize) -> Result<Table, TryReserveError> {
+        let n = Table::slots_for(bytes);
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(n)?;
+        slots.resize(n, Slot::default());
+        Ok(Table {
+            slots,
+            mask: n / 2 - 1,
+            age: 0,
+        })
     }
 
     /// Forgets everything (a new game).
