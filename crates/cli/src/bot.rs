@@ -14,6 +14,7 @@ use uttt_core::{Game, Move, Rules, Ultimate};
 
 use crate::ai::Engine;
 use crate::args::{Spec, UsageError};
+use crate::input::{self, quote, Line, MAX_LINE};
 use crate::usage;
 
 /// The help text of `uttt bot`.
@@ -154,20 +155,24 @@ impl From<io::Error> for BotError {
 struct Lines<R> {
     input: R,
     number: usize,
-    buf: Vec<u8>,
 }
 
 impl<R: BufRead> Lines<R> {
     /// The next line without its line ending, or `None` at end of input.
+    /// Input that is not UTF-8 is a bad line like any other; a line longer
+    /// than [`MAX_LINE`] is refused without being kept.
     fn next(&mut self) -> Result<Option<String>, BotError> {
-        self.buf.clear();
-        // Bytes, not `read_line`: input that is not UTF-8 is a bad line like
-        // any other, reported with its number.
-        if self.input.read_until(b'\n', &mut self.buf)? == 0 {
-            return Ok(None);
+        match input::read_line(&mut self.input)? {
+            Line::End => Ok(None),
+            Line::TooLong => {
+                self.number += 1;
+                Err(self.error(format!("the line is longer than {MAX_LINE} bytes")))
+            }
+            Line::Text(text) => {
+                self.number += 1;
+                Ok(Some(text))
+            }
         }
-        self.number += 1;
-        Ok(Some(String::from_utf8_lossy(&self.buf).trim().to_string()))
     }
 
     fn error(&self, why: impl Into<String>) -> BotError {
@@ -216,11 +221,7 @@ pub fn serve(
     input: &mut impl BufRead,
     out: &mut impl Write,
 ) -> Result<(), BotError> {
-    let mut lines = Lines {
-        input,
-        number: 0,
-        buf: Vec::new(),
-    };
+    let mut lines = Lines { input, number: 0 };
     let mut pos = Ultimate::new(config.rules);
     let mut engine: Option<Engine> = None;
     let mut first = true;
@@ -236,7 +237,8 @@ pub fn serve(
         };
         let (row, col) = parse_pair(&text).ok_or_else(|| {
             lines.error(format!(
-                "expected the opponent's move as two numbers `row col`, got \"{text}\""
+                "expected the opponent's move as two numbers `row col`, got {}",
+                quote(&text)
             ))
         })?;
         if (row, col) == (-1, -1) {
@@ -265,7 +267,8 @@ pub fn serve(
             Ok(n) if (1..=81).contains(&n) => n,
             _ => {
                 return Err(lines.error(format!(
-                    "expected the number of valid actions (1 to 81), got \"{count_text}\""
+                    "expected the number of valid actions (1 to 81), got {}",
+                    quote(&count_text)
                 )))
             }
         };
@@ -276,7 +279,8 @@ pub fn serve(
                 .and_then(|(r, c)| grid_move(r, c))
                 .ok_or_else(|| {
                     lines.error(format!(
-                        "expected a valid action as two numbers 0-8 `row col`, got \"{text}\""
+                        "expected a valid action as two numbers 0-8 `row col`, got {}",
+                        quote(&text)
                     ))
                 })?;
             if let Err(reason) = pos.check(m) {

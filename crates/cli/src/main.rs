@@ -12,6 +12,7 @@ mod args;
 mod bench;
 mod bot;
 mod engine_proc;
+mod input;
 mod matches;
 mod mcts;
 mod online;

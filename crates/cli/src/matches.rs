@@ -111,6 +111,8 @@ impl Spec {
                 v.parse::<u64>()
                     .map_err(|_| format!("`{opt}`: `{v}` is not a number"))
             };
+            let switch =
+                |v: &str| Ok::<bool, String>(in_range(&format!("`{opt}`"), num(v)?, 0, 1)? == 1);
             match k {
                 "movetime" => {
                     movetime = Some(in_range(
@@ -120,8 +122,11 @@ impl Spec {
                         MAX_MOVETIME_MS,
                     )?)
                 }
-                "nodes" => nodes = Some(num(v)?),
-                "depth" => depth = Some(num(v)? as u32),
+                "nodes" => nodes = Some(in_range(&format!("`{opt}`"), num(v)?, 1, MAX_NODES)?),
+                "depth" => {
+                    depth =
+                        Some(in_range(&format!("`{opt}` (plies)"), num(v)?, 1, MAX_DEPTH)? as u32)
+                }
                 "table" => {
                     table_mib = Some(
                         in_range(&format!("`{opt}` (MiB)"), num(v)?, 1, MAX_TABLE_MIB)? as usize,
@@ -130,12 +135,12 @@ impl Spec {
                 "weights" => {
                     weights = Some(Weights::parse(v).map_err(|e| format!("bad weight `{e}`"))?)
                 }
-                "lmr" => options.lmr = num(v)? != 0,
-                "lmp" => options.lmp = num(v)? != 0,
-                "singular" => options.singular = num(v)? != 0,
-                "aspiration" => options.aspiration = num(v)? != 0,
-                "dead" => options.dead_draws = num(v)? != 0,
-                "qs" => options.quiescence = num(v)? != 0,
+                "lmr" => options.lmr = switch(v)?,
+                "lmp" => options.lmp = switch(v)?,
+                "singular" => options.singular = switch(v)?,
+                "aspiration" => options.aspiration = switch(v)?,
+                "dead" => options.dead_draws = switch(v)?,
+                "qs" => options.quiescence = switch(v)?,
                 _ => {
                     return Err(format!(
                         "unknown engine option `{k}` (movetime, nodes, depth, weights, table, \
@@ -492,8 +497,12 @@ fn in_range(what: &str, n: u64, lo: u64, hi: u64) -> Result<u64, String> {
 const MAX_GAMES: u64 = 1_000_000;
 /// The longest time per move, in milliseconds (an hour).
 const MAX_MOVETIME_MS: u64 = 3_600_000;
-/// The most games played at once.
-const MAX_THREADS: u64 = 256;
+/// The most games played at once (`--threads`): two for each of the
+/// machine's cores, since more only share the same cores and each holds
+/// two engines' tables.
+fn machine_threads() -> u64 {
+    std::thread::available_parallelism().map_or(1, |n| n.get() as u64 * 2)
+}
 /// The longest random opening. Random play has ended about 1 game in 2,500
 /// by ply 30 (half of them by ply 60), so finding an opening that leaves the
 /// game open takes one try or two; the search for a 90-ply one never ends.
@@ -502,6 +511,14 @@ const MAX_OPENING_PLIES: u64 = 30;
 const MAX_CLASSIC_OPENING_PLIES: usize = 8;
 /// The largest table an engine may ask for with `@table=`, in MiB.
 const MAX_TABLE_MIB: u64 = 4096;
+/// The deepest search an engine may ask for with `@depth=`: a game's
+/// length, as `uttt bot --depth` allows.
+const MAX_DEPTH: u64 = 81;
+/// The largest node budget per move (`@nodes=`, `tune --nodes`): about
+/// an hour of search.
+const MAX_NODES: u64 = 10_000_000_000;
+/// The most tuning iterations.
+const MAX_ITERATIONS: u64 = 1_000_000;
 
 struct Options {
     game: GameChoice,
@@ -543,7 +560,7 @@ fn parse_options(args: &[String], positional: &mut Vec<String>) -> Result<Option
             "--games" => o.games = within(a, value(a)?, 1, MAX_GAMES)? as usize,
             "--movetime" => o.movetime = Some(within(a, value(a)?, 0, MAX_MOVETIME_MS)?),
             "--seed" => o.seed = number(a, value(a)?)?,
-            "--threads" => o.threads = within(a, value(a)?, 1, MAX_THREADS)? as usize,
+            "--threads" => o.threads = within(a, value(a)?, 1, machine_threads())? as usize,
             "--opening-plies" => {
                 o.opening_plies = within(a, value(a)?, 0, MAX_OPENING_PLIES)? as usize;
             }
@@ -728,10 +745,10 @@ pub fn run_tune(args: &[String]) -> Result<(), String> {
                 .map_err(|_| format!("{a}: `{v}` is not a number"))
         };
         match a.as_str() {
-            "--iterations" => iterations = num()?,
-            "--nodes" => nodes = num()?,
+            "--iterations" => iterations = in_range(a, num()?, 1, MAX_ITERATIONS)?,
+            "--nodes" => nodes = in_range(a, num()?, 1, MAX_NODES)?,
             "--seed" => seed = num()?,
-            "--threads" => threads = (num()? as usize).max(1),
+            "--threads" => threads = in_range(a, num()?, 1, machine_threads())? as usize,
             "--start" => {
                 let w = Weights::parse(v).map_err(|e| format!("bad weight `{e}`"))?;
                 theta = w.0.iter().map(|&x| f64::from(x)).collect();

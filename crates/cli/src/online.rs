@@ -3,7 +3,7 @@
 //! every rule; this client draws the room it is sent and sends what is
 //! typed (the core reads the move first, so a typo never leaves).
 
-use std::io::{self, BufRead, Read};
+use std::io;
 use std::net::TcpStream;
 use std::process::ExitCode;
 use std::sync::mpsc;
@@ -21,6 +21,7 @@ use uttt_protocol::{
 
 use crate::ai::Engine;
 use crate::args::{Spec, UsageError};
+use crate::input::{self, Line, MAX_LINE};
 use crate::render::{Front, Style};
 use crate::usage;
 
@@ -60,8 +61,6 @@ const SPEC: Spec = Spec {
     switches: &[],
 };
 
-/// The longest input line read; longer ones are refused, not stored.
-const MAX_LINE: usize = 1024;
 /// How often the socket is polled for frames while input waits.
 const POLL: Duration = Duration::from_millis(50);
 /// Reconnection attempts after a drop before giving up.
@@ -235,34 +234,23 @@ pub fn run(args: &[String]) -> Result<ExitCode, UsageError> {
 }
 
 /// Lines of standard input, each at most [`MAX_LINE`] bytes, read on a
-/// thread of their own; `None` marks the end of input.
-fn read_lines() -> mpsc::Receiver<Option<String>> {
+/// thread of their own; [`Line::End`] marks the end of input.
+fn read_lines() -> mpsc::Receiver<Line> {
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         let stdin = io::stdin();
         let mut input = stdin.lock();
         loop {
-            let mut line = Vec::new();
-            match (&mut input)
-                .take(MAX_LINE as u64 + 1)
-                .read_until(b'\n', &mut line)
-            {
-                Ok(0) | Err(_) => break,
-                Ok(_) if line.len() > MAX_LINE && !line.ends_with(b"\n") => {
-                    // Skip the rest of the overlong line.
-                    let mut rest = Vec::new();
-                    let _ = input.read_until(b'\n', &mut rest);
-                    let _ = tx.send(Some(String::from("\u{0}too-long")));
-                }
-                Ok(_) => {
-                    let text = String::from_utf8_lossy(&line).trim().to_string();
-                    if tx.send(Some(text)).is_err() {
+            match input::read_line(&mut input) {
+                Ok(Line::End) | Err(_) => break,
+                Ok(line) => {
+                    if tx.send(line).is_err() {
                         return;
                     }
                 }
             }
         }
-        let _ = tx.send(None);
+        let _ = tx.send(Line::End);
     });
     rx
 }
@@ -308,7 +296,7 @@ enum Step {
 }
 
 impl Client {
-    fn run(&mut self, lines: Option<mpsc::Receiver<Option<String>>>) -> Result<(), String> {
+    fn run(&mut self, lines: Option<mpsc::Receiver<Line>>) -> Result<(), String> {
         // Drops in a row, counted until a state arrives again, so a server
         // that accepts and then hangs up cannot keep the client looping.
         let mut drops: u32 = 0;
@@ -368,7 +356,7 @@ impl Client {
     fn session(
         &mut self,
         socket: &mut Socket,
-        lines: Option<&mpsc::Receiver<Option<String>>>,
+        lines: Option<&mpsc::Receiver<Line>>,
     ) -> Result<Step, String> {
         loop {
             match socket.read() {
@@ -391,12 +379,15 @@ impl Client {
             if let Some(lines) = lines {
                 while let Ok(line) = lines.try_recv() {
                     match line {
-                        Some(line) => {
+                        Line::Text(line) => {
                             if let Step::Done = self.typed(socket, &line)? {
                                 return Ok(Step::Done);
                             }
                         }
-                        None => {
+                        Line::TooLong => outln!(
+                            "That line is longer than {MAX_LINE} bytes; type a move or a command."
+                        ),
+                        Line::End => {
                             let _ = send(socket, &ClientMessage::Leave {});
                             return Ok(Step::Done);
                         }
@@ -553,10 +544,6 @@ impl Client {
     fn typed(&mut self, socket: &mut Socket, line: &str) -> Result<Step, String> {
         let message = match line.to_ascii_lowercase().as_str() {
             "" => return Ok(Step::Go),
-            "\u{0}too-long" => {
-                outln!("That line is longer than {MAX_LINE} bytes; type a move or a command.");
-                return Ok(Step::Go);
-            }
             "quit" | "exit" | "q" | "leave" => {
                 let _ = send(socket, &ClientMessage::Leave {});
                 return Ok(Step::Done);

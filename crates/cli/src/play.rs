@@ -10,6 +10,7 @@ use uttt_core::{Classic, Game, History, IllegalMove, Player, Rules, Ultimate};
 
 use crate::ai::{Engine, Thought};
 use crate::args::{GameChoice, Spec, UsageError};
+use crate::input::{self, quote, Line, MAX_LINE};
 use crate::render::{board_range, Front, Style};
 use crate::usage;
 
@@ -223,7 +224,6 @@ impl<G: Front + Searchable> Session<G> {
     fn run(mut self, input: &mut impl BufRead, out: &mut impl Write) -> io::Result<()> {
         writeln!(out, "{}", self.intro())?;
         self.show(out)?;
-        let mut line = Vec::new();
         loop {
             if !self.pos().is_over() {
                 if let Seat::Engine(level) = self.seat() {
@@ -234,15 +234,24 @@ impl<G: Front + Searchable> Session<G> {
                 self.announce_end(out)?;
             }
             self.prompt(out)?;
-            line.clear();
-            // Bytes, not `read_line`: a line that is not UTF-8 gets the
-            // usual one-sentence refusal instead of ending the game.
-            if input.read_until(b'\n', &mut line)? == 0 {
-                writeln!(out)?;
-                writeln!(out, "End of input.")?;
-                return self.farewell(out);
-            }
-            if let Next::Stop = self.handle(String::from_utf8_lossy(&line).trim(), out)? {
+            // A line that is not UTF-8 gets the usual one-sentence refusal
+            // instead of ending the game; an overlong one is not kept.
+            let line = match input::read_line(input)? {
+                Line::End => {
+                    writeln!(out)?;
+                    writeln!(out, "End of input.")?;
+                    return self.farewell(out);
+                }
+                Line::TooLong => {
+                    writeln!(
+                        out,
+                        "That line is longer than {MAX_LINE} bytes; type a move or a command."
+                    )?;
+                    continue;
+                }
+                Line::Text(line) => line,
+            };
+            if let Next::Stop = self.handle(&line, out)? {
                 return self.farewell(out);
             }
         }
@@ -294,14 +303,16 @@ impl<G: Front + Searchable> Session<G> {
             // A word of letters only is a mistyped command, not a move.
             _ if word.len() > 2 && word.bytes().all(|b| b.is_ascii_alphabetic()) => {
                 return Err(format!(
-                    "\"{line}\" is not a command or a move; type help for the list."
+                    "{} is not a command or a move; type help for the list.",
+                    quote(line)
                 ))
             }
             _ => match G::parse_move(line) {
                 Ok(m) => Command::Move(m),
                 Err(e) => {
                     return Err(format!(
-                        "\"{line}\" is not a move: {e} (type help for the commands)."
+                        "{} is not a move: {e} (type help for the commands).",
+                        quote(line)
                     ))
                 }
             },
