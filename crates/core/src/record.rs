@@ -290,6 +290,18 @@ pub fn parse_position(text: &str) -> Result<AnyGame, ParseError> {
             grid_at,
         )?;
         if let Some(b) = target {
+            // The target is the cell of the last move, so the side that
+            // moved last has a piece on cell `b` of some board (and at the
+            // start there is no target at all).
+            let last_mover = usize::from(xs == os);
+            if !cells[last_mover].iter().any(|board| board & (1 << b) != 0) {
+                return Err(ParseError::new(
+                    target_at,
+                    ParseErrorKind::Impossible(
+                        "no last move sends play to that board: the side that moved last has no piece on that cell of any board",
+                    ),
+                ));
+            }
             if pos.decided_boards() & (1 << b) != 0 {
                 return Err(ParseError::new(
                     target_at,
@@ -399,5 +411,22 @@ mod tests {
         assert!(parse_position(&alloc::format!("ultimate-standard {grid} 4")).is_ok());
         assert!(parse_position(&alloc::format!("ultimate-standard {grid} 9")).is_err());
         assert!(parse_position(&alloc::format!("ultimate-standard {grid} 4 extra")).is_err());
+        // No move sends play anywhere before the first one, and after e5
+        // (board 4, cell 4) only to board 4.
+        let empty = "........./........./........./........./........./........./........./........./.........";
+        for text in [
+            alloc::format!("ultimate-standard {empty} 6"),
+            alloc::format!("ultimate-standard {grid} 3"),
+        ] {
+            let e = parse_position(&text).unwrap_err();
+            assert!(matches!(e.kind, ParseErrorKind::Impossible(_)), "{text}");
+            assert_eq!(e.at, text.len() - 1);
+        }
+        assert_eq!(
+            parse_position(&alloc::format!("ultimate-standard {empty} -")),
+            Ok(AnyGame::Ultimate(History::new(Ultimate::new(
+                Rules::Standard
+            ))))
+        );
     }
 }

@@ -4,7 +4,7 @@
 //! writes back to the same record.
 
 use proptest::prelude::*;
-use uttt_core::record::{parse_record, record_string, AnyGame};
+use uttt_core::record::{parse_position, parse_record, position_string, record_string, AnyGame};
 use uttt_core::{Classic, Game, History, Rules, Ultimate};
 
 /// Plays a legal game from `choices`, each picking among the legal moves.
@@ -109,6 +109,42 @@ proptest! {
             _ => { text.replace_range(i..=i, &ch.to_string()); }
         }
         check_any(&text)?;
+    }
+
+    /// Position strings as a hand might write them: any grid with few
+    /// pieces and any target. Whatever is accepted has a target some last
+    /// move could have made, so a game set up from it keeps its forced
+    /// board; and an accepted empty grid is the start of the game.
+    #[test]
+    fn set_up_positions_have_reachable_targets(
+        cells in prop::collection::vec(0u8..3, 81),
+        target in prop::option::of(0u8..9),
+        few in 0usize..6,
+    ) {
+        let mut grid = String::new();
+        let mut placed = 0;
+        for (i, &c) in cells.iter().enumerate() {
+            if i > 0 && i % 9 == 0 {
+                grid.push('/');
+            }
+            let piece = if c != 0 && placed < few { placed += 1; if c == 1 { 'x' } else { 'o' } } else { '.' };
+            grid.push(piece);
+        }
+        let t = target.map_or('-', |b| char::from(b'0' + b));
+        let text = format!("ultimate-standard {grid} {t}");
+        if let Ok(AnyGame::Ultimate(h)) = parse_position(&text) {
+            let pos = *h.current();
+            let ply = pos.ply();
+            if ply == 0 {
+                prop_assert_eq!(pos, Ultimate::new(Rules::Standard), "{}", text);
+            }
+            if let Some(b) = target {
+                let last = if ply % 2 == 1 { uttt_core::Player::X } else { uttt_core::Player::O };
+                prop_assert!((0..9).any(|k| pos.cell(k, b) == Some(last)), "{}", text);
+                prop_assert!(pos.legal_moves().iter().all(|m| m.board == b), "{}", text);
+            }
+            prop_assert_eq!(parse_position(&position_string(&pos)), Ok(AnyGame::Ultimate(h)));
+        }
     }
 
     /// An illegal move is reported at its own index, not somewhere else.

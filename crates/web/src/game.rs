@@ -137,7 +137,8 @@ impl WebGame {
     /// The game's record when it starts from the empty board, else `None`.
     #[must_use]
     pub fn record_text(&self) -> Option<String> {
-        with_history!(&self.inner, h => (h.start().ply() == 0).then(|| record::record_string(h)))
+        with_history!(&self.inner, h => (*h.start() == Game::start(h.start().rules()))
+            .then(|| record::record_string(h)))
     }
 
     /// The position string of the position at the cursor.
@@ -315,5 +316,10 @@ mod tests {
         let from_pos = WebGame::parse(&g.position_text()).unwrap();
         assert_eq!(from_pos.record_text(), None);
         assert_eq!(from_pos.position_text(), g.position_text());
+        // The empty grid set up as a position is the start of a game, and
+        // writes the record of one.
+        let start = WebGame::create("ultimate", "standard").unwrap();
+        let set_up = WebGame::parse(&start.position_text()).unwrap();
+        assert_eq!(set_up.record_text().as_deref(), Some("ultimate-standard:"));
     }
 }
