@@ -7,7 +7,7 @@ use uttt_core::record::{parse_position, parse_record, AnyGame};
 use uttt_core::search::{Level, Progress, Searchable};
 
 use crate::ai::Engine;
-use crate::args::{Spec, UsageError};
+use crate::args::{Spec, UsageError, MAX_DEPTH};
 use crate::render::{Front, Style};
 use crate::usage;
 
@@ -28,7 +28,7 @@ position with a single legal move is searched to depth 8 only, as in play.
 
 Options:
   --movetime MS  think this long (default 1000)
-  --depth N      stop after depth N (1-94) even if time is left
+  --depth N      stop after depth N (1-81) even if time is left
   -h, --help     this text
 
 Examples:
@@ -58,7 +58,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, UsageError> {
     })?;
     let movetime = Duration::from_millis(p.number("movetime", 1u64, 86_400_000, 1000)?);
     let depth = match p.value("depth") {
-        Some(_) => Some(p.number("depth", 1u32, 94, 1)?),
+        Some(_) => Some(p.number("depth", 1u32, MAX_DEPTH, 1)?),
         None => None,
     };
     // A record has a ':' after its game name; a position string never does.
@@ -67,20 +67,30 @@ pub fn run(args: &[String]) -> Result<ExitCode, UsageError> {
     } else {
         parse_position(text).map_err(|e| usage!("cannot read the position: {e}"))?
     };
-    match game {
+    let analysed = match game {
         AnyGame::Ultimate(h) => analyse(h.current(), movetime, depth),
         AnyGame::Classic(h) => analyse(h.current(), movetime, depth),
+    };
+    match analysed {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(why) => {
+            eprintln!("uttt analyse: {why}");
+            Ok(ExitCode::FAILURE)
+        }
     }
-    Ok(ExitCode::SUCCESS)
 }
 
-fn analyse<G: Front + Searchable>(pos: &G, movetime: Duration, depth: Option<u32>) {
+fn analyse<G: Front + Searchable>(
+    pos: &G,
+    movetime: Duration,
+    depth: Option<u32>,
+) -> Result<(), String> {
     out!("{}", pos.render(Style::detect()));
     outln!("{}", pos.turn_line());
     if pos.is_over() {
-        return;
+        return Ok(());
     }
-    let mut engine = Engine::new(Level::Master, 1);
+    let mut engine = Engine::new(Level::Master, 1)?;
     if let Some(d) = depth {
         engine.limit_depth(d);
     }
@@ -111,4 +121,5 @@ fn analyse<G: Front + Searchable>(pos: &G, movetime: Duration, depth: Option<u32
         thought.score,
         thought.nodes
     );
+    Ok(())
 }

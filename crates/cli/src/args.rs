@@ -10,6 +10,10 @@ use std::str::FromStr;
 
 use uttt_core::Rules;
 
+/// The deepest search any command may ask for (`--depth`, `@depth=`): a
+/// whole game of Ultimate.
+pub const MAX_DEPTH: u32 = 81;
+
 /// A mistake in how the program was invoked: printed with a pointer to
 /// `--help`, exit code 2.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -13,7 +13,7 @@ use uttt_core::search::Level;
 use uttt_core::{Game, Move, Rules, Ultimate};
 
 use crate::ai::Engine;
-use crate::args::{Spec, UsageError};
+use crate::args::{Spec, UsageError, MAX_DEPTH};
 use crate::input::{self, quote, Line, MAX_LINE};
 use crate::usage;
 
@@ -22,25 +22,29 @@ pub const HELP: &str = "\
 uttt bot: play Ultimate tic-tac-toe by the CodinGame protocol on stdin/stdout
 
 Usage: uttt bot [--level LEVEL] [--movetime MS] [--first-movetime MS]
-                [--rules standard|tiebreak] [--seed N] [--depth N]
+                [--rules standard|tiebreak] [--seed N] [--depth N] [--no-ponder]
 
 Each turn the bot reads `opponentRow opponentCol` (-1 -1 when it moves first),
 then the number of valid actions, then that many lines `row col` (0-8 on the
 9x9 grid, row 0 on top), and prints its move as one line `row col`. It keeps
 its own game state from the moves it sees and always answers with a move from
 the valid list. Bad input gets one line on stderr and exit code 1; the end of
-input between turns ends the bot with exit code 0.
+input between turns ends the bot with exit code 0. Lines longer than 1024
+bytes are refused. While the opponent thinks, Hard and Master search the reply
+they expect (pondering), and carry on from there when it comes.
 
 Options:
   --level L            beginner, easy, medium, hard (default) or master
   --movetime MS        answer each turn within MS milliseconds (default 100)
-  --first-movetime MS  the first turn's limit, process start included (default 1000)
+  --first-movetime MS  the first turn's limit (default 1000), counted from the
+                       first line; the engine's table is made before it is read
   --rules R            tiebreak (default, as on CodinGame: when every board is
                        decided, more won boards wins) or standard (a draw)
   --seed N             seed for the choices among equal moves (default 1)
   --depth N            search at most N plies (1-81), e.g. for a strength that
                        does not depend on the machine's speed; the time limits
                        still apply
+  --no-ponder          think only on the bot's own turns
   -h, --help           this text
 
 Examples:
@@ -58,7 +62,7 @@ const SPEC: Spec = Spec {
         "seed",
         "depth",
     ],
-    switches: &[],
+    switches: &["no-ponder"],
 };
 
 /// How the bot plays and how long it may think.
@@ -76,6 +80,8 @@ pub struct Config {
     pub seed: u64,
     /// The deepest search, if limited.
     pub depth: Option<u32>,
+    /// Search the expected reply while the opponent thinks.
+    pub ponder: bool,
 }
 
 /// Runs `uttt bot` with the words after the subcommand.
@@ -102,18 +108,14 @@ pub fn run(args: &[String]) -> Result<ExitCode, UsageError> {
         rules: p.rules(Rules::TieBreak)?,
         seed: p.number("seed", 0u64, u64::MAX, 1)?,
         depth: match p.value("depth") {
-            Some(_) => Some(p.number("depth", 1u32, 81, 1)?),
+            Some(_) => Some(p.number("depth", 1u32, MAX_DEPTH, 1)?),
             None => None,
         },
+        ponder: !p.switch("no-ponder"),
     };
     let stdin = io::stdin();
     let stdout = io::stdout();
-    match serve(
-        config,
-        crate::started(),
-        &mut stdin.lock(),
-        &mut stdout.lock(),
-    ) {
+    match serve(config, &mut stdin.lock(), &mut stdout.lock()) {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(e) => {
             eprintln!("uttt bot: {e}");
@@ -134,6 +136,8 @@ pub enum BotError {
     },
     /// Reading stdin or writing stdout failed.
     Io(io::Error),
+    /// The engine could not be made.
+    Engine(String),
 }
 
 impl std::fmt::Display for BotError {
@@ -141,6 +145,7 @@ impl std::fmt::Display for BotError {
         match self {
             BotError::Input { line, why } => write!(f, "input line {line}: {why}"),
             BotError::Io(e) => write!(f, "{e}"),
+            BotError::Engine(why) => write!(f, "{why}"),
         }
     }
 }
@@ -211,25 +216,29 @@ fn grid_move(row: i32, col: i32) -> Option<Move> {
     Some(Move::from_row_col(r, c))
 }
 
-/// Plays one game by the protocol until the input ends.
+/// Plays one game by the protocol until the input ends. Each turn's clock
+/// starts when its first line has been read.
 ///
 /// # Errors
 /// The first line that breaks the protocol, or an I/O failure.
 pub fn serve(
     config: Config,
-    started: Instant,
     input: &mut impl BufRead,
     out: &mut impl Write,
 ) -> Result<(), BotError> {
     let mut lines = Lines { input, number: 0 };
     let mut pos = Ultimate::new(config.rules);
-    let mut engine: Option<Engine> = None;
+    // Made (its table allocated) before the first turn's clock starts.
+    let mut engine = Engine::new(config.level, config.seed).map_err(BotError::Engine)?;
+    if let Some(d) = config.depth {
+        engine.limit_depth(d);
+    }
     let mut first = true;
     loop {
         let Some(text) = lines.next()? else {
             return Ok(());
         };
-        let turn_start = if first { started } else { Instant::now() };
+        let turn_start = Instant::now();
         let limit = if first {
             config.first_movetime
         } else {
@@ -291,38 +300,39 @@ pub fn serve(
             valid.push(m);
         }
 
-        let choice = if let [only] = valid[..] {
-            only
+        let (choice, expected) = if let [only] = valid[..] {
+            (only, None)
         } else {
-            let engine = engine.get_or_insert_with(|| {
-                let mut e = Engine::new(config.level, config.seed);
-                if let Some(d) = config.depth {
-                    e.limit_depth(d);
-                }
-                e
-            });
             let deadline = turn_start + safe_budget(limit).min(engine.budget());
             let thought = engine.think_until(&pos, deadline, |_| {});
             if valid.contains(&thought.mv) {
-                thought.mv
+                (thought.mv, thought.expected)
             } else {
                 // The referee offered fewer moves than the rules allow:
                 // obey it rather than forfeit.
-                valid[0]
+                (valid[0], None)
             }
         };
         let (r, c) = choice.row_col();
         writeln!(out, "{r} {c}")?;
         out.flush()?;
         pos.play_unchecked(choice);
+        if config.ponder {
+            if let Some(reply) = expected.filter(|&m| pos.check(m).is_ok()) {
+                let mut after = pos;
+                after.play_unchecked(reply);
+                engine.ponder(&after);
+            }
+        }
     }
 }
 
-/// The time the search may use out of a turn's limit: a fifth (at least
-/// 10 ms) is kept back for the last depth's unwinding, output and the
-/// referee's own clock.
+/// The time the search may use out of a turn's limit. The search stops
+/// within a millisecond of its deadline (the clock is read every 1,024
+/// nodes, and an aborted depth unwinds at once), so 2% and 2 ms are kept
+/// back, for writing the move and the referee's own clock.
 fn safe_budget(limit: Duration) -> Duration {
-    let margin = (limit / 5).max(Duration::from_millis(10));
+    let margin = limit / 50 + Duration::from_millis(2);
     limit.saturating_sub(margin)
 }
 
@@ -338,12 +348,13 @@ mod tests {
             rules: Rules::TieBreak,
             seed: 1,
             depth: None,
+            ponder: true,
         }
     }
 
     fn talk(input: &str) -> (Result<(), BotError>, String) {
         let mut out = Vec::new();
-        let r = serve(config(), Instant::now(), &mut input.as_bytes(), &mut out);
+        let r = serve(config(), &mut input.as_bytes(), &mut out);
         (r, String::from_utf8(out).unwrap())
     }
 
@@ -371,7 +382,7 @@ mod tests {
             let mut out = Vec::new();
             let config = Config { level, ..config() };
             let input = "-1 -1\n2\n0 1\n8 7\n";
-            serve(config, Instant::now(), &mut input.as_bytes(), &mut out).unwrap();
+            serve(config, &mut input.as_bytes(), &mut out).unwrap();
             let answer = String::from_utf8(out).unwrap();
             assert!(answer == "0 1\n" || answer == "8 7\n", "{answer:?}");
         }
@@ -401,12 +412,12 @@ mod tests {
     fn margin_is_kept() {
         assert_eq!(
             safe_budget(Duration::from_millis(100)),
-            Duration::from_millis(80)
+            Duration::from_millis(96)
         );
         assert_eq!(
-            safe_budget(Duration::from_millis(20)),
-            Duration::from_millis(10)
+            safe_budget(Duration::from_millis(1000)),
+            Duration::from_millis(978)
         );
-        assert_eq!(safe_budget(Duration::from_millis(5)), Duration::ZERO);
+        assert_eq!(safe_budget(Duration::from_millis(2)), Duration::ZERO);
     }
 }

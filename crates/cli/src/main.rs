@@ -21,8 +21,6 @@ mod play;
 mod render;
 
 use std::process::ExitCode;
-use std::sync::OnceLock;
-use std::time::Instant;
 
 use args::UsageError;
 
@@ -81,17 +79,7 @@ fn plain_errors(result: Result<(), String>) -> Result<ExitCode, UsageError> {
     }
 }
 
-/// When the process started, as near as Rust lets us see it: the bot's
-/// first-turn limit counts from here.
-static STARTED: OnceLock<Instant> = OnceLock::new();
-
-/// The instant `main` began.
-pub fn started() -> Instant {
-    *STARTED.get_or_init(Instant::now)
-}
-
 fn main() -> ExitCode {
-    started();
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let Some(first) = argv.first() else {
         eprint!("{HELP}");

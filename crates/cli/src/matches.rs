@@ -11,7 +11,8 @@ use uttt_core::search::{
 };
 use uttt_core::{Classic, ClassicMove, Game, Move, Outcome, Player, Rules, Ultimate};
 
-use crate::args::GameChoice;
+use crate::ai;
+use crate::args::{GameChoice, MAX_DEPTH};
 use crate::engine_proc::ProcEngine;
 use crate::mcts::Mcts;
 
@@ -37,7 +38,8 @@ Engines:
                                      leaves the most losing replies (Classic)
 A level or mcts may carry options after '@', e.g. hard@movetime=100,
 hard@nodes=200000, medium@depth=5, hard@weights=board=120,tempo=5, hard@table=4
-(MiB), and for measuring parts of the search hard@lmr=0 (no late move
+(MiB), hard@ponder=1 (search the expected reply while the opponent thinks; with
+a time limit only), and for measuring parts of the search hard@lmr=0 (no late move
 reductions), @lmp=0 (no late move pruning), @singular=0, @aspiration=0,
 @qs=0 (no quiescence search), @dead=0 (no early dead-draw scores).
 
@@ -47,8 +49,8 @@ Options:
                   (default: the level's budget; mcts: 1000; cmd engines get 5x
                   this plus 1 s before they forfeit)
   --seed S        seed of the openings and of the engines' random choices (1)
-  --threads T     games played at once, 1-256 (default 1; timing-based
-                  engines are fairer with 1 on a busy machine)
+  --threads T     games played at once, from 1 to twice the machine's cores
+                  (default 1; timing-based engines are fairer with 1)
   --game G        ultimate (default) or classic
   --rules R       standard (default) or tiebreak (Ultimate only)
   --opening-plies K  random moves before the engines take over, 0-30 (2);
@@ -72,6 +74,8 @@ enum Spec {
         weights: Option<Weights>,
         table_mib: Option<usize>,
         options: SearchOptions,
+        /// Search the expected reply while the opponent thinks.
+        ponder: bool,
     },
     Mcts {
         movetime: Option<u64>,
@@ -103,6 +107,7 @@ impl Spec {
         let mut weights = None;
         let mut table_mib = None;
         let mut options = SearchOptions::default();
+        let mut ponder = false;
         for opt in parts {
             let (k, v) = opt
                 .split_once('=')
@@ -125,7 +130,10 @@ impl Spec {
                 "nodes" => nodes = Some(in_range(&format!("`{opt}`"), num(v)?, 1, MAX_NODES)?),
                 "depth" => {
                     depth =
-                        Some(in_range(&format!("`{opt}` (plies)"), num(v)?, 1, MAX_DEPTH)? as u32)
+                        Some(
+                            in_range(&format!("`{opt}` (plies)"), num(v)?, 1, MAX_DEPTH.into())?
+                                as u32,
+                        )
                 }
                 "table" => {
                     table_mib = Some(
@@ -141,10 +149,11 @@ impl Spec {
                 "aspiration" => options.aspiration = switch(v)?,
                 "dead" => options.dead_draws = switch(v)?,
                 "qs" => options.quiescence = switch(v)?,
+                "ponder" => ponder = switch(v)?,
                 _ => {
                     return Err(format!(
                         "unknown engine option `{k}` (movetime, nodes, depth, weights, table, \
-                         lmr, lmp, singular, aspiration, qs, dead)"
+                         ponder, lmr, lmp, singular, aspiration, qs, dead)"
                     ))
                 }
             }
@@ -163,7 +172,28 @@ impl Spec {
             weights,
             table_mib,
             options,
+            ponder,
         })
+    }
+
+    /// The time per move this engine is given, if time limits it: for the
+    /// share of it that the engine used.
+    fn movetime(&self, default_movetime: Option<u64>) -> Option<u64> {
+        match self {
+            Spec::Level {
+                level,
+                movetime,
+                nodes,
+                ..
+            } => match (movetime, nodes) {
+                (Some(t), _) => Some(*t),
+                (None, Some(_)) => None,
+                (None, None) => Some(default_movetime.unwrap_or(level.budget_ms())),
+            },
+            Spec::Mcts { movetime } => Some(movetime.or(default_movetime).unwrap_or(1000)),
+            Spec::Cmd(_) => default_movetime,
+            Spec::Trap => None,
+        }
     }
 
     /// A fresh player for one game of `G`.
@@ -175,15 +205,16 @@ impl Spec {
         Ok(match self {
             Spec::Level {
                 level,
-                movetime,
                 nodes,
                 depth,
                 weights,
                 table_mib,
                 options,
+                ponder,
+                ..
             } => {
                 let bytes = table_mib.map_or(level.table_bytes(), |m| m << 20);
-                let mut engine = Engine::new(*level, seed, bytes);
+                let mut engine = Engine::try_new(*level, seed, bytes).map_err(|e| e.to_string())?;
                 let mut limits = engine.limits();
                 if let Some(n) = nodes {
                     limits.max_nodes = *n;
@@ -197,12 +228,12 @@ impl Spec {
                     engine.set_weights(*w);
                 }
                 // With a node budget and no explicit time, the nodes decide alone.
-                let time = match (movetime, nodes) {
-                    (Some(t), _) => Some(*t),
-                    (None, Some(_)) => None,
-                    (None, None) => Some(default_movetime.unwrap_or(level.budget_ms())),
-                };
-                Box::new(SearchPlayer { engine, time })
+                let time = self.movetime(default_movetime);
+                Box::new(SearchPlayer {
+                    engine: ai::Engine::wrap(engine, seed),
+                    time,
+                    ponder: *ponder && time.is_some(),
+                })
             }
             Spec::Mcts { movetime } => G::mcts(
                 seed,
@@ -226,7 +257,7 @@ trait MatchPlayer<G: Game>: Send {
 /// A game the match runner plays: Ultimate, or Classic with `--game
 /// classic`. The levels play both; each sparring partner plays one game
 /// and is refused in the other.
-trait MatchGame: Searchable<Move: Send + Sync> + Send + Sync {
+trait MatchGame: Searchable<Move: Send + Sync> + Send + Sync + 'static {
     /// The UCT player (`mcts`).
     fn mcts(seed: u64, time: Duration) -> Result<Box<dyn MatchPlayer<Self>>, String>;
     /// An external program (`cmd:COMMAND`) that forfeits after `timeout`.
@@ -270,24 +301,43 @@ impl MatchGame for Classic {
     }
 }
 
+/// A level of the built-in engine, pondering or not.
 struct SearchPlayer {
-    engine: Engine,
+    engine: ai::Engine,
     /// Thinking time per move, or `None` to rely on the engine's limits.
     time: Option<u64>,
+    /// Search the expected reply while the opponent thinks.
+    ponder: bool,
 }
 
-impl<G: Searchable> MatchPlayer<G> for SearchPlayer {
+/// The deadline of a search limited by nodes or depth alone.
+const NO_DEADLINE: Duration = Duration::from_secs(365 * 24 * 3600);
+
+impl<G> MatchPlayer<G> for SearchPlayer
+where
+    G: Searchable + Send + 'static,
+    G::Move: Send,
+{
     fn play(&mut self, pos: &G, forced: Option<G::Move>) -> Result<G::Move, String> {
         if let Some(m) = forced {
             return Ok(m);
         }
-        let start = Instant::now();
-        let budget = self.time.map(Duration::from_millis);
-        let result = self
+        if pos.is_over() {
+            return Err("asked to move in a finished game".into());
+        }
+        let budget = self.time.map_or(NO_DEADLINE, Duration::from_millis);
+        let thought = self
             .engine
-            .choose(pos, || budget.is_some_and(|b| start.elapsed() >= b), |_| {})
-            .ok_or("asked to move in a finished game")?;
-        Ok(result.best)
+            .think_until(pos, Instant::now() + budget, |_| {});
+        if self.ponder {
+            let mut after = *pos;
+            after.play_unchecked(thought.mv);
+            if let Some(reply) = thought.expected.filter(|&m| after.check(m).is_ok()) {
+                after.play_unchecked(reply);
+                self.engine.ponder(&after);
+            }
+        }
+        Ok(thought.mv)
     }
 }
 
@@ -351,6 +401,15 @@ enum GameResult {
     BWins,
 }
 
+/// One game as played: the result, the moves, why it ended early if it
+/// did, and the time A and B took over each move they chose themselves.
+struct Played<M> {
+    result: GameResult,
+    moves: Vec<M>,
+    forfeit: Option<String>,
+    took: [Vec<Duration>; 2],
+}
+
 /// Plays one game; the side that errs (illegal move, timeout, crash) loses.
 fn play_game<G: Game>(
     a: &mut dyn MatchPlayer<G>,
@@ -358,14 +417,20 @@ fn play_game<G: Game>(
     a_plays: Player,
     opening: &[G::Move],
     rules: Rules,
-) -> (GameResult, Vec<G::Move>, Option<String>) {
+) -> Played<G::Move> {
     let mut pos = G::start(rules);
     let mut moves = Vec::new();
+    let mut took = [Vec::new(), Vec::new()];
     while !pos.is_over() {
         let a_to_move = pos.side_to_move() == a_plays;
         let forced = opening.get(pos.ply()).copied();
         let player: &mut dyn MatchPlayer<G> = if a_to_move { a } else { b };
-        let answer = player.play(&pos, forced).and_then(|m| {
+        let asked = Instant::now();
+        let answer = player.play(&pos, forced);
+        if forced.is_none() {
+            took[usize::from(!a_to_move)].push(asked.elapsed());
+        }
+        let answer = answer.and_then(|m| {
             pos.check(m).map_err(|e| format!("illegal move {m}: {e}"))?;
             Ok(m)
         });
@@ -381,16 +446,26 @@ fn play_game<G: Game>(
                     GameResult::AWins
                 };
                 let who = if a_to_move { "A" } else { "B" };
-                return (r, moves, Some(format!("{who} forfeits: {why}")));
+                return Played {
+                    result: r,
+                    moves,
+                    forfeit: Some(format!("{who} forfeits: {why}")),
+                    took,
+                };
             }
         }
     }
-    let r = match pos.outcome() {
+    let result = match pos.outcome() {
         Some(Outcome::Win(p)) if p == a_plays => GameResult::AWins,
         Some(Outcome::Win(_)) => GameResult::BWins,
         _ => GameResult::Draw,
     };
-    (r, moves, None)
+    Played {
+        result,
+        moves,
+        forfeit: None,
+        took,
+    }
 }
 
 /// A random opening of `plies` moves that does not end the game.
@@ -482,6 +557,27 @@ fn elo_of(score: f64) -> f64 {
     -400.0 * (1.0 / s - 1.0).log10() + 0.0
 }
 
+/// "time used per move: median 96% (96 ms), 95th percentile 98% of 100
+/// ms, over 412 moves": how much of its time per move an engine spent,
+/// over the moves it chose itself. `None` for an engine without a time
+/// limit or without a move.
+fn time_used(movetime_ms: Option<u64>, took: &[Duration]) -> Option<String> {
+    let budget = movetime_ms.filter(|&t| t > 0)? as f64;
+    if took.is_empty() {
+        return None;
+    }
+    let mut ms: Vec<f64> = took.iter().map(|d| d.as_secs_f64() * 1000.0).collect();
+    ms.sort_by(f64::total_cmp);
+    let at = |q: f64| ms[((ms.len() - 1) as f64 * q).round() as usize];
+    let (median, p95) = (at(0.5), at(0.95));
+    Some(format!(
+        "time used per move: median {:.0}% ({median:.0} ms), 95th percentile {:.0}% of {budget:.0} ms, over {} moves",
+        100.0 * median / budget,
+        100.0 * p95 / budget,
+        ms.len()
+    ))
+}
+
 /// `n` if it lies in `lo..=hi`, else an error naming `what`. Every number
 /// of a match is bounded, so a slip of the finger gets an error, not a hang
 /// or an allocation failure.
@@ -511,9 +607,6 @@ const MAX_OPENING_PLIES: u64 = 30;
 const MAX_CLASSIC_OPENING_PLIES: usize = 8;
 /// The largest table an engine may ask for with `@table=`, in MiB.
 const MAX_TABLE_MIB: u64 = 4096;
-/// The deepest search an engine may ask for with `@depth=`: a game's
-/// length, as `uttt bot --depth` allows.
-const MAX_DEPTH: u64 = 81;
 /// The largest node budget per move (`@nodes=`, `tune --nodes`): about
 /// an hour of search.
 const MAX_NODES: u64 = 10_000_000_000;
@@ -601,6 +694,8 @@ struct MatchOutcome {
     tally: Tally,
     /// A's tally with X and with O.
     by_colour: [Tally; 2],
+    /// The time A and B took over each move they chose.
+    took: [Vec<Duration>; 2],
 }
 
 /// Plays the paired games of `G`; prints each game unless `quiet`.
@@ -615,7 +710,7 @@ fn run_match<G: MatchGame>(a: &Spec, b: &Spec, o: &Options) -> Result<MatchOutco
     let first_error = Mutex::new(None::<String>);
     std::thread::scope(|scope| {
         for _ in 0..o.threads.min(pairs * 2) {
-            scope.spawn(|| loop {
+            let spawned = std::thread::Builder::new().spawn_scoped(scope, || loop {
                 let g = next.fetch_add(1, Ordering::Relaxed);
                 if g >= pairs * 2 {
                     break;
@@ -637,8 +732,12 @@ fn run_match<G: MatchGame>(a: &Spec, b: &Spec, o: &Options) -> Result<MatchOutco
                         break;
                     }
                 };
-                let (r, moves, why) =
-                    play_game(pa.as_mut(), pb.as_mut(), a_plays, opening, o.rules);
+                let Played {
+                    result: r,
+                    moves,
+                    forfeit: why,
+                    took,
+                } = play_game(pa.as_mut(), pb.as_mut(), a_plays, opening, o.rules);
                 if !o.quiet {
                     let record: String = moves.iter().map(ToString::to_string).collect();
                     let res = match r {
@@ -653,8 +752,15 @@ fn run_match<G: MatchGame>(a: &Spec, b: &Spec, o: &Options) -> Result<MatchOutco
                         moves.len()
                     );
                 }
-                results.lock().unwrap().push((a_plays, r));
+                results.lock().unwrap().push((a_plays, r, took));
             });
+            if let Err(e) = spawned {
+                first_error
+                    .lock()
+                    .unwrap()
+                    .get_or_insert(format!("cannot start a thread for the games: {e}"));
+                break;
+            }
         }
     });
     if let Some(e) = first_error.into_inner().unwrap() {
@@ -662,11 +768,19 @@ fn run_match<G: MatchGame>(a: &Spec, b: &Spec, o: &Options) -> Result<MatchOutco
     }
     let mut tally = Tally::default();
     let mut by_colour = [Tally::default(); 2];
-    for (p, r) in results.into_inner().unwrap() {
+    let mut took = [Vec::new(), Vec::new()];
+    for (p, r, times) in results.into_inner().unwrap() {
         tally.add(r);
         by_colour[p.index()].add(r);
+        for (all, game) in took.iter_mut().zip(times) {
+            all.extend(game);
+        }
     }
-    Ok(MatchOutcome { tally, by_colour })
+    Ok(MatchOutcome {
+        tally,
+        by_colour,
+        took,
+    })
 }
 
 /// `uttt match`.
@@ -709,6 +823,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
             c.losses,
             100.0 * c.score()
         );
+    }
+    for ((name, spec), took) in [(a_name, &a), (b_name, &b)].into_iter().zip(&m.took) {
+        if let Some(line) = time_used(spec.movetime(o.movetime), took) {
+            outln!("  {name}: {line}");
+        }
     }
     Ok(())
 }
@@ -795,11 +914,11 @@ pub fn run_tune(args: &[String]) -> Result<(), String> {
                 rng.next_u64(),
             ));
         }
-        let scores: Vec<f64> = std::thread::scope(|s| {
+        let scores: Result<Vec<f64>, String> = std::thread::scope(|s| {
             let handles: Vec<_> = batch
                 .iter()
                 .map(|(_, _, wp, wm, opening, gseed)| {
-                    s.spawn(move || {
+                    std::thread::Builder::new().spawn_scoped(s, move || {
                         let mut score = 0.0;
                         for a_plays in [Player::X, Player::O] {
                             let mk = |w: Weights, sd: u64| {
@@ -810,20 +929,21 @@ pub fn run_tune(args: &[String]) -> Result<(), String> {
                                 });
                                 e.set_weights(w);
                                 SearchPlayer {
-                                    engine: e,
+                                    engine: ai::Engine::wrap(e, sd),
                                     time: None,
+                                    ponder: false,
                                 }
                             };
                             let mut pa = mk(*wp, *gseed);
                             let mut pb = mk(*wm, *gseed);
-                            let (r, _, _) = play_game::<Ultimate>(
+                            let played = play_game::<Ultimate>(
                                 &mut pa,
                                 &mut pb,
                                 a_plays,
                                 opening,
                                 Rules::Standard,
                             );
-                            score += match r {
+                            score += match played.result {
                                 GameResult::AWins => 1.0,
                                 GameResult::Draw => 0.5,
                                 GameResult::BWins => 0.0,
@@ -835,9 +955,13 @@ pub fn run_tune(args: &[String]) -> Result<(), String> {
                 .collect();
             handles
                 .into_iter()
-                .map(|h| h.join().unwrap_or(0.0))
+                .map(|h| match h {
+                    Ok(h) => Ok(h.join().unwrap_or(0.0)),
+                    Err(e) => Err(format!("cannot start a thread for the games: {e}")),
+                })
                 .collect()
         });
+        let scores = scores?;
         // Learning rate: a won pair moves each weight by a tenth of its
         // perturbation, shrinking slowly as in SPSA.
         let lr = 0.15 / (k as f64 / 50.0 + 1.0).powf(0.602);
@@ -962,6 +1086,25 @@ mod tests {
         assert!(Spec::parse("hard@table=100000").is_err());
         assert!(Spec::parse("hard@movetime=3600001").is_err());
         assert!(Spec::parse("hard@table=4096@movetime=0").is_ok());
+        // Numbers are range-checked, never cut to fit.
+        for bad in [
+            "hard@depth=4294967297",
+            "hard@depth=0",
+            "hard@depth=82",
+            "hard@nodes=0",
+            "hard@lmr=2",
+            "hard@ponder=yes",
+        ] {
+            assert!(Spec::parse(bad).is_err(), "{bad} was accepted");
+        }
+        assert!(matches!(
+            Spec::parse("hard@depth=81@ponder=1"),
+            Ok(Spec::Level {
+                depth: Some(81),
+                ponder: true,
+                ..
+            })
+        ));
     }
 
     #[test]
@@ -971,8 +1114,8 @@ mod tests {
             parse_options(&args, &mut Vec::new()).map(|o| (o.games, o.threads, o.opening_plies))
         };
         assert_eq!(
-            parse(&["--games", "7", "--threads", "3", "--opening-plies", "30"]),
-            Ok((7, 3, 30))
+            parse(&["--games", "7", "--threads", "2", "--opening-plies", "30"]),
+            Ok((7, 2, 30))
         );
         for bad in [
             &["--games", "0"][..],
@@ -1040,9 +1183,24 @@ mod tests {
             .unwrap()
             .instantiate::<Ultimate>(1, None)
             .unwrap();
-        let (r, _, why) = play_game(good.as_mut(), &mut Bad, Player::X, &[], Rules::Standard);
-        assert_eq!(r, GameResult::AWins);
-        assert!(why.unwrap().contains("B forfeits"));
+        let played = play_game(good.as_mut(), &mut Bad, Player::X, &[], Rules::Standard);
+        assert_eq!(played.result, GameResult::AWins);
+        assert!(played.forfeit.unwrap().contains("B forfeits"));
+        // A moved once and B once (its illegal answer), both timed.
+        assert_eq!([played.took[0].len(), played.took[1].len()], [1, 1]);
+    }
+
+    #[test]
+    fn the_time_used_is_reported_as_shares_of_the_budget() {
+        let took: Vec<Duration> = (1..=100).map(Duration::from_millis).collect();
+        let line = time_used(Some(100), &took).unwrap();
+        assert!(
+            line.starts_with("time used per move: median 51% (51 ms), 95th percentile 95%"),
+            "{line}"
+        );
+        assert!(line.ends_with("of 100 ms, over 100 moves"), "{line}");
+        assert_eq!(time_used(None, &took), None);
+        assert_eq!(time_used(Some(100), &[]), None);
     }
 
     #[test]

@@ -219,7 +219,16 @@ pub fn run(args: &[String]) -> Result<ExitCode, UsageError> {
         token: None,
         role: None,
         state: None,
-        bot: bot.map(|level| (Engine::new(level, seed), games)),
+        bot: match bot {
+            Some(level) => match Engine::new(level, seed) {
+                Ok(engine) => Some((engine, games)),
+                Err(why) => {
+                    eprintln!("uttt online: {why}");
+                    return Ok(ExitCode::FAILURE);
+                }
+            },
+            None => None,
+        },
         asked_rematch: 0,
         states: 0,
         style: Style::detect(),

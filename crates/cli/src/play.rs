@@ -20,6 +20,7 @@ uttt play: play Ultimate or Classic tic-tac-toe in the terminal
 
 Usage: uttt play [--game ultimate|classic] [--rules standard|tiebreak]
                  [--x human|LEVEL] [--o human|LEVEL] [--seed N] [--record STR]
+                 [--no-ponder]
 
 Options:
   --game G      ultimate (default) or classic
@@ -31,6 +32,8 @@ Options:
   --seed N      seed for the engine's choices among equal moves (default 1)
   --record STR  continue a game from its record, e.g. ultimate-standard:e5e4
                 (the game and rules come from the record)
+  --no-ponder   Hard and Master think only on their own turns (by default
+                they search the reply they expect while you think)
   -h, --help    this text
 
 Moves: e5 (column a-i, row 1-9 from the top; a-c and 1-3 in Classic),
@@ -64,7 +67,7 @@ new (start again), board (draw the board again), help (this text), quit.
 
 const SPEC: Spec = Spec {
     values: &["game", "rules", "x", "o", "seed", "record"],
-    switches: &[],
+    switches: &["no-ponder"],
 };
 
 /// Who sits on one side of the board.
@@ -106,6 +109,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, UsageError> {
     ];
     let seed = p.number("seed", 0u64, u64::MAX, 1)?;
     let game = p.game()?;
+    let ponder = !p.switch("no-ponder");
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let stdout = io::stdout();
@@ -118,11 +122,15 @@ pub fn run(args: &[String]) -> Result<ExitCode, UsageError> {
         match parse_record(text) {
             Ok(AnyGame::Ultimate(h)) => {
                 expect_game(game, GameChoice::Ultimate)?;
-                Session::new(h, seats, seed, style).run(&mut input, &mut output)
+                Session::new(h, seats, seed, style)
+                    .map(|s| s.pondering(ponder))
+                    .and_then(|s| s.run(&mut input, &mut output))
             }
             Ok(AnyGame::Classic(h)) => {
                 expect_game(game, GameChoice::Classic)?;
-                Session::new(h, seats, seed, style).run(&mut input, &mut output)
+                Session::new(h, seats, seed, style)
+                    .map(|s| s.pondering(ponder))
+                    .and_then(|s| s.run(&mut input, &mut output))
             }
             Err(e) => return Err(usage!("--record: {e}")),
         }
@@ -131,14 +139,16 @@ pub fn run(args: &[String]) -> Result<ExitCode, UsageError> {
             GameChoice::Ultimate => {
                 let rules = p.rules(Rules::Standard)?;
                 Session::new(History::new(Ultimate::new(rules)), seats, seed, style)
-                    .run(&mut input, &mut output)
+                    .map(|s| s.pondering(ponder))
+                    .and_then(|s| s.run(&mut input, &mut output))
             }
             GameChoice::Classic => {
                 if p.value("rules").is_some() {
                     return Err(usage!("--rules applies to Ultimate only"));
                 }
                 Session::new(History::new(Classic::new()), seats, seed, style)
-                    .run(&mut input, &mut output)
+                    .map(|s| s.pondering(ponder))
+                    .and_then(|s| s.run(&mut input, &mut output))
             }
         }
     };
@@ -199,17 +209,38 @@ struct Session<G: Front + Searchable> {
     announced: bool,
     style: Style,
     seed: u64,
+    /// Engines search the expected reply while the other side thinks.
+    ponder: bool,
 }
 
-impl<G: Front + Searchable> Session<G> {
-    fn new(history: History<G>, seats: [Seat; 2], seed: u64, style: Style) -> Self {
-        Session {
+impl<G> Session<G>
+where
+    G: Front + Searchable + Send + 'static,
+    G::Move: Send,
+{
+    /// A session, its engines made (their tables allocated) now.
+    fn new(history: History<G>, seats: [Seat; 2], seed: u64, style: Style) -> io::Result<Self> {
+        Ok(Session {
             history,
             seats,
-            engines: make_engines(seats, seed),
+            engines: make_engines(seats, seed)?,
             announced: false,
             style,
             seed,
+            ponder: true,
+        })
+    }
+
+    /// Turns pondering off or on.
+    fn pondering(mut self, on: bool) -> Self {
+        self.ponder = on;
+        self
+    }
+
+    /// Stops every engine's pondering: the position it expected is gone.
+    fn stop_pondering(&mut self) {
+        for engine in self.engines.iter_mut().flatten() {
+            engine.stop_pondering();
         }
     }
 
@@ -336,8 +367,14 @@ impl<G: Front + Searchable> Session<G> {
                 )?;
             }
             Command::Move(m) => self.human_move(m, out)?,
-            Command::Undo => self.undo(out)?,
-            Command::Redo => self.redo(out)?,
+            Command::Undo => {
+                self.stop_pondering();
+                self.undo(out)?;
+            }
+            Command::Redo => {
+                self.stop_pondering();
+                self.redo(out)?;
+            }
             Command::Hint => self.hint(out)?,
             Command::New => {
                 self.history = History::new(G::start(self.pos().rules()));
@@ -345,7 +382,7 @@ impl<G: Front + Searchable> Session<G> {
                 // A fresh game forgets the old one's table; the next seed
                 // keeps the engine from replaying the same game.
                 self.seed = self.seed.wrapping_add(2);
-                self.engines = make_engines(self.seats, self.seed);
+                self.engines = make_engines(self.seats, self.seed)?;
                 writeln!(out, "New game.")?;
                 self.show(out)?;
             }
@@ -391,6 +428,17 @@ impl<G: Front + Searchable> Session<G> {
         self.history
             .play(thought.mv)
             .expect("the engine returns a legal move");
+        let now = *self.pos();
+        if let Some(reply) = thought
+            .expected
+            .filter(|&m| self.ponder && now.check(m).is_ok())
+        {
+            let mut expected = now;
+            expected.play_unchecked(reply);
+            if let Some(engine) = self.engines[side.index()].as_mut() {
+                engine.ponder(&expected);
+            }
+        }
         self.show(out)
     }
 
@@ -399,7 +447,7 @@ impl<G: Front + Searchable> Session<G> {
             return writeln!(out, "The game is over ({o}): there is nothing to hint.");
         }
         let pos = *self.pos();
-        let mut engine = Engine::new(Level::Hard, self.seed);
+        let mut engine = Engine::new(Level::Hard, self.seed).map_err(io::Error::other)?;
         let thought = think_aloud(&mut engine, &pos, "Thinking...", self.style.live, out)?;
         writeln!(out, " hint: {}", describe(&thought, pos.side_to_move()))
     }
@@ -479,12 +527,15 @@ impl<G: Front + Searchable> Session<G> {
     }
 }
 
-fn make_engines(seats: [Seat; 2], seed: u64) -> [Option<Engine>; 2] {
-    core::array::from_fn(|i| match seats[i] {
-        Seat::Human => None,
+fn make_engines(seats: [Seat; 2], seed: u64) -> io::Result<[Option<Engine>; 2]> {
+    let make = |i: usize| match seats[i] {
+        Seat::Human => Ok(None),
         // The two sides get different seeds so an engine mirror match varies.
-        Seat::Engine(level) => Some(Engine::new(level, seed.wrapping_add(i as u64))),
-    })
+        Seat::Engine(level) => Engine::new(level, seed.wrapping_add(i as u64))
+            .map(Some)
+            .map_err(io::Error::other),
+    };
+    Ok([make(0)?, make(1)?])
 }
 
 fn plural(n: usize) -> &'static str {
@@ -575,7 +626,8 @@ mod tests {
             [Seat::Engine(Level::Medium), Seat::Human],
             1,
             style,
-        );
+        )
+        .expect("a Medium table fits in memory");
         let mut out = Vec::new();
         session
             .run(&mut "quit\n".as_bytes(), &mut out)
