@@ -103,6 +103,8 @@ impl Engine {
         G: Searchable,
         P: FnMut(&Progress<'_, G::Move>),
     {
+        // The plies left in the game: a search that reached them saw every
+        // line to its end.
         let left = u32::try_from(G::MAX_PLIES - pos.ply()).unwrap_or(u32::MAX);
         let engine = self.engine_for(pos);
         let result = engine.resume(pos, || Instant::now() >= deadline, progress);
@@ -147,12 +149,10 @@ impl Engine {
         if !matches!(self.level, Level::Hard | Level::Master) || expected.is_over() {
             return;
         }
-        let mut engine = match self.pondering {
-            Some(_) => return,
-            None => match self.inner.take() {
-                Some(engine) => engine,
-                None => return,
-            },
+        // A search of an older expected position is of no use any more.
+        self.stop_pondering();
+        let Some(mut engine) = self.inner.take() else {
+            return;
         };
         let left = u32::try_from(G::MAX_PLIES - expected.ply()).unwrap_or(u32::MAX);
         engine.set_limits(Limits {
