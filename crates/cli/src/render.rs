@@ -382,8 +382,9 @@ mod tests {
     #[test]
     fn winning_line_is_named_and_lit() {
         // X has won the top-left and centre boards (rows 1 and 4 of the
-        // grid) and completes the bottom-right one at i7.
-        let grid = "xxxoo.oo./........./........./...xxx.../oo....oo./........./......xx./........./.........";
+        // grid) and completes the bottom-right one at i7; O's last move, f3,
+        // sent X there.
+        let grid = "xxxo..oo./........./.....o.../...xxx.../oo....oo./........./......xx./........./.........";
         let mut pos = ultimate(grid, 8);
         play(&mut pos, &["i7"]);
         assert_eq!(
