@@ -71,7 +71,8 @@ fn sent_to_a_full_drawn_board_plays_anywhere_open() {
         let pos = setup(
             rules,
             &[(4, &[0, 2, 5, 7]), (0, &[0])],
-            &[(4, &[1, 3, 6, 8]), (1, &[0])],
+            // O's last move, board 1's centre, sent X to board 4.
+            &[(4, &[1, 3, 6, 8]), (1, &[4])],
             Some(4),
         );
         assert_eq!(pos.side_to_move(), Player::X);
@@ -91,24 +92,32 @@ fn sent_to_a_full_drawn_board_plays_anywhere_open() {
 
 #[test]
 fn a_small_board_won_on_its_last_empty_cell_is_won_not_drawn() {
+    // O's last move, board 0's centre, sent X to board 4.
     let pos = setup(
         Rules::Standard,
-        &[(4, &[0, 2, 6, 8])],
-        &[(4, &[1, 3, 5, 7])],
+        &[(4, &[0, 2, 6, 8]), (8, &[0])],
+        &[(4, &[1, 3, 5, 7]), (0, &[4])],
         Some(4),
     );
     let pos = pos.play(Move::new(4, 4)).unwrap();
     assert_eq!(pos.board_status(4), BoardStatus::Won(Player::X));
     assert_eq!(pos.won_boards(Player::X), 1 << 4);
     assert_eq!(pos.board_line(4), Some([0, 4, 8]));
-    // Sent to the board just won: a free move.
+    // Sent to the board just won: a free move, anywhere but board 4 and
+    // the two cells taken elsewhere.
     assert_eq!(pos.required_board(), None);
-    assert_eq!(pos.legal_move_count(), 72);
+    assert_eq!(pos.legal_move_count(), 72 - 2);
 }
 
 #[test]
 fn a_small_board_is_won_by_a_line_before_it_is_full() {
-    let pos = setup(Rules::Standard, &[(2, &[0, 1])], &[(2, &[3, 4])], Some(2));
+    // O's last move, cell 2 of board 0, sent X to board 2.
+    let pos = setup(
+        Rules::Standard,
+        &[(2, &[0, 1])],
+        &[(2, &[3]), (0, &[2])],
+        Some(2),
+    );
     let pos = pos.play(Move::new(2, 2)).unwrap();
     assert_eq!(pos.board_status(2), BoardStatus::Won(Player::X));
     assert_eq!(pos.board_line(2), Some([0, 1, 2]));
@@ -175,7 +184,8 @@ fn a_meta_line_wins_at_once_with_boards_still_open() {
         &[
             (0, X_BOARD),
             (4, X_BOARD),
-            (8, (&[0, 1], &[3, 4, 6])),
+            // O's last move, the 6 here moved to cell 8, sent X to board 8.
+            (8, (&[0, 1], &[3, 4, 8])),
             (5, O_BOARD),
         ],
         Some(8),
