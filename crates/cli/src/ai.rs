@@ -103,9 +103,7 @@ impl Engine {
         G: Searchable,
         P: FnMut(&Progress<'_, G::Move>),
     {
-        // The plies left in the game: a search that reached them saw every
-        // line to its end.
-        let left = u32::try_from(G::MAX_PLIES - pos.ply()).unwrap_or(u32::MAX);
+        let left = plies_left(pos);
         let engine = self.engine_for(pos);
         let result = engine.resume(pos, || Instant::now() >= deadline, progress);
         let result = result.expect("the engine is only asked to move in a live game");
@@ -114,6 +112,7 @@ impl Engine {
             depth: result.depth,
             score: result.score,
             nodes: result.nodes,
+            // A search that reached the end of the game saw every line end.
             complete: result.depth >= left,
             expected: result.pv.get(1).copied(),
         }
@@ -124,7 +123,7 @@ impl Engine {
     /// last depth (and floods `analyse` with copies).
     fn engine_for<G: Searchable>(&mut self, pos: &G) -> &mut search::Engine {
         self.stop_pondering();
-        let left = u32::try_from(G::MAX_PLIES - pos.ply()).unwrap_or(u32::MAX);
+        let left = plies_left(pos);
         let limits = self.limits;
         let (level, seed) = (self.level, self.seed);
         let engine = self
@@ -154,7 +153,7 @@ impl Engine {
         let Some(mut engine) = self.inner.take() else {
             return;
         };
-        let left = u32::try_from(G::MAX_PLIES - expected.ply()).unwrap_or(u32::MAX);
+        let left = plies_left(expected);
         engine.set_limits(Limits {
             max_depth: self.limits.max_depth.min(left.max(1)),
             ..self.limits
@@ -174,6 +173,21 @@ impl Engine {
             // into the closure that was never run, so a new one is made
             // when it is next needed.
             Err(_) => self.inner = None,
+        }
+    }
+
+    /// After this engine's move, which left `now` on the board, ponders on
+    /// `expected` (the opponent's reply its search expects), when there is
+    /// one and it is legal in `now`.
+    pub fn ponder_reply<G>(&mut self, now: &G, expected: Option<G::Move>)
+    where
+        G: Searchable + Send + 'static,
+        G::Move: Send,
+    {
+        if let Some(reply) = expected.filter(|&m| now.check(m).is_ok()) {
+            let mut after = *now;
+            after.play_unchecked(reply);
+            self.ponder(&after);
         }
     }
 
@@ -197,6 +211,12 @@ impl Engine {
     pub fn limit_depth(&mut self, depth: u32) {
         self.limits.max_depth = depth;
     }
+}
+
+/// The plies left in the game at `pos`, at most: no search needs to be
+/// deeper.
+fn plies_left<G: Searchable>(pos: &G) -> u32 {
+    u32::try_from(G::MAX_PLIES - pos.ply()).unwrap_or(u32::MAX)
 }
 
 impl Drop for Engine {

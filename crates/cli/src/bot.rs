@@ -318,11 +318,7 @@ pub fn serve(
         out.flush()?;
         pos.play_unchecked(choice);
         if config.ponder {
-            if let Some(reply) = expected.filter(|&m| pos.check(m).is_ok()) {
-                let mut after = pos;
-                after.play_unchecked(reply);
-                engine.ponder(&after);
-            }
+            engine.ponder_reply(&pos, expected);
         }
     }
 }

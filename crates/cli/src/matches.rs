@@ -332,10 +332,7 @@ where
         if self.ponder {
             let mut after = *pos;
             after.play_unchecked(thought.mv);
-            if let Some(reply) = thought.expected.filter(|&m| after.check(m).is_ok()) {
-                after.play_unchecked(reply);
-                self.engine.ponder(&after);
-            }
+            self.engine.ponder_reply(&after, thought.expected);
         }
         Ok(thought.mv)
     }

@@ -429,14 +429,9 @@ where
             .play(thought.mv)
             .expect("the engine returns a legal move");
         let now = *self.pos();
-        if let Some(reply) = thought
-            .expected
-            .filter(|&m| self.ponder && now.check(m).is_ok())
-        {
-            let mut expected = now;
-            expected.play_unchecked(reply);
+        if self.ponder {
             if let Some(engine) = self.engines[side.index()].as_mut() {
-                engine.ponder(&expected);
+                engine.ponder_reply(&now, thought.expected);
             }
         }
         self.show(out)

@@ -57,9 +57,6 @@ const TT_RANK: u32 = 1 << 24;
 /// The ranks of the two killers, above any history score.
 const KILLER_RANKS: [u32; 2] = [1 << 23, 1 << 22];
 
-/// A move's ordering key: its rank above, its index below (see
-/// [`Engine::order`]).
-#[inline]
 /// Sorts the root moves by score, best first, keeping the order of equal
 /// scores (as a stable sort would). An insertion sort: at most 81 moves once
 /// per iteration, and the wasm is spared the standard library's stable
@@ -76,6 +73,9 @@ fn sort_best_first<M: Copy>(root: &mut [(M, i32)]) {
     }
 }
 
+/// A move's ordering key: its rank above, its index below (see
+/// [`Engine::order`]).
+#[inline]
 fn order_key(rank: u32, index: u8) -> u32 {
     rank << INDEX_BITS | u32::from(index)
 }
