@@ -425,6 +425,18 @@ impl Engine {
         self.deepen(pos, limits, stop, progress, false, None, root, Some(so_far))
     }
 
+    /// True when the engine's last search (Hard, Master) was of `pos` and
+    /// ended because deeper search cannot change its result: proven,
+    /// forced, at the depth limit, or every line at the end of the game.
+    /// A caller searching in slices stops slicing then, since
+    /// [`Engine::resume`] would only answer the same again.
+    #[must_use]
+    pub fn is_settled<G: Searchable>(&self, pos: &G) -> bool {
+        self.last
+            .as_ref()
+            .is_some_and(|l| l.finished && l.key == Game::hash(pos))
+    }
+
     /// Chooses a move within the engine's [`Limits`] only, without progress.
     pub fn choose_within_limits<G: Searchable>(
         &mut self,

@@ -615,6 +615,7 @@ fn resumed_slices_carry_on_from_the_next_depth() {
             }
             assert!(pos.check(r.best).is_ok());
             last_depth = r.depth;
+            assert_eq!(sliced.is_settled(&pos), r.depth >= DEPTH);
             if r.depth >= DEPTH {
                 sliced_nodes += r.nodes;
                 break;
