@@ -4,8 +4,8 @@
 
 use serde::Serialize;
 use uttt_core::record::AnyGame;
-use uttt_core::search::{Engine, Eval, Level, Progress, Searchable};
-use uttt_core::{ClassicMove, Move, Player};
+use uttt_core::search::{Engine, Eval, Level, Progress, SearchResult, Searchable};
+use uttt_core::{Classic, ClassicMove, Game, Move, Player, Ultimate};
 use wasm_bindgen::prelude::*;
 
 use crate::args;
@@ -82,58 +82,165 @@ fn pv_notation<M: core::fmt::Display>(pv: &[M]) -> Vec<String> {
     pv.iter().map(ToString::to_string).collect()
 }
 
-fn search_game<G>(
+/// A position to search, of either game.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Position {
+    /// An Ultimate position.
+    Ultimate(Ultimate),
+    /// A Classic position.
+    Classic(Classic),
+}
+
+/// Runs `$body` with `$pos` bound to the game inside a [`Position`].
+macro_rules! with_position {
+    ($position:expr, $pos:ident => $body:expr) => {
+        match $position {
+            Position::Ultimate($pos) => $body,
+            Position::Classic($pos) => $body,
+        }
+    };
+}
+
+impl Position {
+    /// The position at the cursor of `text` (a record or position string).
+    fn parse(text: &str) -> Result<Position, ApiError> {
+        Ok(match WebGame::parse(text)?.any() {
+            AnyGame::Ultimate(h) => Position::Ultimate(*h.current()),
+            AnyGame::Classic(h) => Position::Classic(*h.current()),
+        })
+    }
+
+    fn is_over(&self) -> bool {
+        with_position!(self, pos => pos.is_over())
+    }
+}
+
+/// A search under way: what it searches, and by when.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Search {
+    pos: Position,
+    /// When the search began, by the caller's clock.
+    started: f64,
+    /// When it must answer.
+    deadline: f64,
+}
+
+/// A finished search: the answer, and the position the opponent's expected
+/// reply would bring (to ponder on), when the search expects one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finished {
+    /// What the page is told.
+    pub reply: SearchReply,
+    /// The position after the chosen move and the expected reply.
+    pub expected: Option<Position>,
+}
+
+/// True for the levels whose search [`Engine::resume`] carries on, so it
+/// can be cut into slices (and ponders); the others search in one go, which
+/// takes them a few milliseconds.
+fn sliceable(level: Level) -> bool {
+    matches!(level, Level::Hard | Level::Master)
+}
+
+/// One slice of a search of `pos`: until `slice_end`, or in one go up to
+/// `deadline` for a level that cannot be sliced. The result so far, and
+/// whether the search is over (its deadline came, or deeper search cannot
+/// change its answer).
+fn slice_of<G: Searchable>(
     engine: &mut Engine,
     pos: &G,
-    budget_ms: f64,
+    slice_end: f64,
+    deadline: f64,
     now: &dyn Fn() -> f64,
     report: &mut dyn FnMut(Report),
-) -> Result<SearchReply, ApiError>
+) -> Option<(SearchResult<G::Move>, bool)> {
+    let sliced = sliceable(engine.level());
+    let stop_at = if sliced {
+        slice_end.min(deadline)
+    } else {
+        deadline
+    };
+    let to_move = pos.side_to_move();
+    let result = engine.resume(
+        pos,
+        || now() >= stop_at,
+        |p: &Progress<'_, G::Move>| {
+            let (score, mate) = for_x(p.score, to_move);
+            report(Report {
+                depth: p.depth,
+                score,
+                mate,
+                pv: pv_notation(p.pv),
+                // Node counts stay far below 2^53, where f64 is exact.
+                nodes: p.nodes as f64,
+            });
+        },
+    )?;
+    let done = !sliced || engine.is_settled(pos) || now() >= deadline;
+    Some((result, done))
+}
+
+/// The answer of a finished search of `pos` that took `elapsed_ms`.
+fn finish<G>(pos: &G, result: &SearchResult<G::Move>, elapsed_ms: f64) -> Finished
 where
     G: Searchable,
     G::Move: BoardCell,
+    Position: From<G>,
 {
-    let start = now();
-    let deadline = start + budget_ms;
-    let to_move = pos.side_to_move();
-    let result = engine
-        .choose(
-            pos,
-            || now() >= deadline,
-            |p: &Progress<'_, G::Move>| {
-                let (score, mate) = for_x(p.score, to_move);
-                report(Report {
-                    depth: p.depth,
-                    score,
-                    mate,
-                    pv: pv_notation(p.pv),
-                    // Node counts stay far below 2^53, where f64 is exact.
-                    nodes: p.nodes as f64,
-                });
-            },
-        )
-        .ok_or_else(|| {
-            ApiError::new("game-over", "the game is over: there is no move to search")
-        })?;
     let (board, cell) = result.best.board_cell();
-    let (score, mate) = for_x(result.score, to_move);
-    Ok(SearchReply {
-        board,
-        cell,
-        notation: result.best.to_string(),
-        score,
-        mate,
-        depth: result.depth,
-        // Node counts stay far below 2^53, where f64 is exact.
-        nodes: result.nodes as f64,
-        pv: pv_notation(&result.pv),
-        elapsed_ms: now() - start,
-    })
+    let (score, mate) = for_x(result.score, pos.side_to_move());
+    let mut after = *pos;
+    after.play_unchecked(result.best);
+    let expected = result
+        .pv
+        .get(1)
+        .filter(|&&m| after.check(m).is_ok())
+        .map(|&m| {
+            let mut next = after;
+            next.play_unchecked(m);
+            Position::from(next)
+        })
+        .filter(|p| !p.is_over());
+    Finished {
+        reply: SearchReply {
+            board,
+            cell,
+            notation: result.best.to_string(),
+            score,
+            mate,
+            depth: result.depth,
+            // Node counts stay far below 2^53, where f64 is exact.
+            nodes: result.nodes as f64,
+            pv: pv_notation(&result.pv),
+            elapsed_ms,
+        },
+        expected,
+    }
+}
+
+impl From<Ultimate> for Position {
+    fn from(pos: Ultimate) -> Position {
+        Position::Ultimate(pos)
+    }
+}
+
+impl From<Classic> for Position {
+    fn from(pos: Classic) -> Position {
+        Position::Classic(pos)
+    }
+}
+
+fn game_over() -> ApiError {
+    ApiError::new("game-over", "the game is over: there is no move to search")
 }
 
 /// An engine at one level, kept by the worker across moves so its tables
 /// carry over within a game. It lives in the worker's Rust side only: the
 /// page never holds one, so no JavaScript code can free it mid-search.
+///
+/// A search is begun with [`WebEngine::begin`] and carried on by
+/// [`WebEngine::step`] in slices, so the worker can return to its event loop
+/// between them and see a new request within a slice's time.
 pub struct WebEngine {
     engine: Engine,
 }
@@ -151,12 +258,82 @@ impl WebEngine {
         })
     }
 
-    /// Searches the position at the cursor of `text` (a record or position
-    /// string) for at most `budget_ms` by the clock `now`.
+    /// True when this level thinks on the opponent's time: Hard and Master.
+    #[must_use]
+    pub fn ponders(&self) -> bool {
+        sliceable(self.engine.level())
+    }
+
+    /// A search of the position at the cursor of `text` (a record or
+    /// position string) for at most `budget_ms`, starting now by `now`.
     ///
     /// # Errors
     /// `bad-argument` for a bad budget, `parse-error` for bad text,
     /// `game-over` when there is nothing to search.
+    pub fn begin(
+        &self,
+        text: &str,
+        budget_ms: Option<f64>,
+        now: &dyn Fn() -> f64,
+    ) -> Result<Search, ApiError> {
+        let budget = f64::from(args::index(
+            budget_ms,
+            "budget in milliseconds",
+            MAX_BUDGET_MS,
+        )?);
+        let pos = Position::parse(text)?;
+        if pos.is_over() {
+            return Err(game_over());
+        }
+        let started = now();
+        Ok(Search {
+            pos,
+            started,
+            deadline: started + budget,
+        })
+    }
+
+    /// Searches on in `search` for one slice of `slice_ms` (Hard, Master;
+    /// the other levels finish in one go), reporting each depth completed.
+    /// The answer once the search is over, `None` while it goes on.
+    ///
+    /// # Errors
+    /// `game-over` if the position has no move (never, for a search made
+    /// by [`WebEngine::begin`]).
+    pub fn step(
+        &mut self,
+        search: &Search,
+        slice_ms: f64,
+        now: &dyn Fn() -> f64,
+        report: &mut dyn FnMut(Report),
+    ) -> Result<Option<Finished>, ApiError> {
+        let slice_end = now() + slice_ms;
+        let engine = &mut self.engine;
+        with_position!(&search.pos, pos => {
+            let (result, done) =
+                slice_of(engine, pos, slice_end, search.deadline, now, report).ok_or_else(game_over)?;
+            Ok(done.then(|| finish(pos, &result, now() - search.started)))
+        })
+    }
+
+    /// A pondering of `pos` until `until`: a [`Search`] for
+    /// [`WebEngine::step`] like any other, whose answer nobody waits for; the
+    /// search it leaves is carried on when `pos` comes to be searched.
+    #[must_use]
+    pub fn ponder(pos: Position, now: f64, until: f64) -> Search {
+        Search {
+            pos,
+            started: now,
+            deadline: until,
+        }
+    }
+
+    /// Searches the position at the cursor of `text` for at most
+    /// `budget_ms`, in one go: [`WebEngine::begin`] and one long
+    /// [`WebEngine::step`] (the benchmark and tests; the worker slices).
+    ///
+    /// # Errors
+    /// As [`WebEngine::begin`].
     pub fn run(
         &mut self,
         text: &str,
@@ -164,15 +341,11 @@ impl WebEngine {
         now: &dyn Fn() -> f64,
         report: &mut dyn FnMut(Report),
     ) -> Result<SearchReply, ApiError> {
-        let budget = f64::from(args::index(
-            budget_ms,
-            "budget in milliseconds",
-            MAX_BUDGET_MS,
-        )?);
-        let game = WebGame::parse(text)?;
-        match game.any() {
-            AnyGame::Ultimate(h) => search_game(&mut self.engine, h.current(), budget, now, report),
-            AnyGame::Classic(h) => search_game(&mut self.engine, h.current(), budget, now, report),
+        let search = self.begin(text, budget_ms, now)?;
+        loop {
+            if let Some(done) = self.step(&search, f64::INFINITY, now, report)? {
+                return Ok(done.reply);
+            }
         }
     }
 

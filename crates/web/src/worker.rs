@@ -8,19 +8,24 @@
 //! engine for the level is ready, `progress` after each completed depth, and
 //! ends with `result` or `error`: the page gives each step a deadline and
 //! replaces a worker that misses one. Every reply carries the request's id,
-//! so the page never takes an old answer for a new question. A search runs
-//! to its budget without yielding; the page stops one early by terminating
-//! the worker.
+//! so the page never takes an old answer for a new question.
+//!
+//! A search runs in slices of [`Timing::slice_ms`], and the worker returns
+//! to its event loop between them, so a new request (the person's move, a
+//! `stop`) is seen within a slice. After a search asked to ponder, Hard and
+//! Master go on searching the position the opponent's expected reply would
+//! bring, slice by slice, until the next request or [`Timing::ponder_ms`]:
+//! when that reply comes, the search carries on from there.
 
 use serde::Serialize;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::args;
 use crate::convert::to_js;
-use crate::engine::{Report, SearchReply, WebEngine};
+use crate::engine::{Report, Search, SearchReply, WebEngine};
 use crate::error::ApiError;
 
 /// A request from the page.
@@ -37,7 +42,13 @@ pub enum Request {
         level: String,
         /// The time to think, in milliseconds.
         budget_ms: f64,
+        /// Think on after answering, on the position the opponent's
+        /// expected reply would bring (`ponder: true`; off when missing).
+        ponder: bool,
     },
+    /// `{type: 'stop'}`: stops the search or pondering under way; a search
+    /// stopped so gets a `cancelled` error. The engine and its table stay.
+    Stop,
     /// `{type: 'newGame', level}`: a game begins; the engine for `level` is
     /// made now (or told to forget the last game), before the first search.
     NewGame {
@@ -54,10 +65,11 @@ struct Message {
     text: Option<String>,
     level: Option<String>,
     budget_ms: Option<f64>,
+    ponder: Option<bool>,
 }
 
 /// The fields a request may have; any other is refused.
-const FIELDS: [&str; 5] = ["type", "id", "text", "level", "budgetMs"];
+const FIELDS: [&str; 6] = ["type", "id", "text", "level", "budgetMs", "ponder"];
 
 impl Message {
     /// Reads the fields of `data`, each with its type checked. Read by hand
@@ -87,6 +99,9 @@ impl Message {
                 "budgetMs" => {
                     message.budget_ms = Some(value.as_f64().ok_or("budgetMs must be a number")?)
                 }
+                "ponder" => {
+                    message.ponder = Some(value.as_bool().ok_or("ponder must be true or false")?)
+                }
                 _ => {
                     return Err(format!(
                         "unknown field '{name}': a request has only {}",
@@ -100,18 +115,29 @@ impl Message {
 
     fn into_request(self) -> Result<Request, String> {
         let kind = self.kind.ok_or("a request needs a type")?;
-        let level = self.level.ok_or("a request needs a level")?;
-        match (kind.as_str(), self.id, self.text, self.budget_ms) {
-            ("search", Some(id), Some(text), Some(budget_ms)) => Ok(Request::Search {
-                id,
-                text,
-                level,
-                budget_ms,
-            }),
-            ("search", ..) => Err("a search needs an id, a text and budgetMs".into()),
-            ("newGame", None, None, None) => Ok(Request::NewGame { level }),
-            ("newGame", ..) => Err("newGame takes only a level".into()),
-            (other, ..) => Err(format!("unknown request type '{other}'")),
+        let (id, text, budget_ms, ponder) = (self.id, self.text, self.budget_ms, self.ponder);
+        match (kind.as_str(), self.level) {
+            ("search", Some(level)) => match (id, text, budget_ms) {
+                (Some(id), Some(text), Some(budget_ms)) => Ok(Request::Search {
+                    id,
+                    text,
+                    level,
+                    budget_ms,
+                    ponder: ponder.unwrap_or(false),
+                }),
+                _ => Err("a search needs an id, a text and budgetMs".into()),
+            },
+            ("newGame", Some(level)) => match (id, text, budget_ms, ponder) {
+                (None, None, None, None) => Ok(Request::NewGame { level }),
+                _ => Err("newGame takes only a level".into()),
+            },
+            ("search" | "newGame", None) => Err("a request needs a level".into()),
+            ("stop", None) => match (id, text, budget_ms, ponder) {
+                (None, None, None, None) => Ok(Request::Stop),
+                _ => Err("stop takes no fields".into()),
+            },
+            ("stop", Some(_)) => Err("stop takes no fields".into()),
+            (other, _) => Err(format!("unknown request type '{other}'")),
         }
     }
 }
@@ -176,18 +202,61 @@ impl Reply {
     }
 }
 
+/// How the worker divides its time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Timing {
+    /// How long a search or pondering runs before the worker returns to its
+    /// event loop: a request waits at most about this long. Each return
+    /// costs the search some repeated work (its depth under way starts again
+    /// from the root, the finished parts found in the table): measured
+    /// natively at 1,000 to 2,000 nodes, about 1 ms in the browser, so a
+    /// slice of 10 ms loses about a tenth of the time.
+    pub slice_ms: f64,
+    /// The longest pondering after an answer: past it the person has likely
+    /// gone, and a phone's battery matters more than a deeper search.
+    pub ponder_ms: f64,
+}
+
+impl Timing {
+    /// The browser's timing.
+    pub const BROWSER: Timing = Timing {
+        slice_ms: 10.0,
+        ponder_ms: 120_000.0,
+    };
+}
+
+/// What the worker is doing between requests.
+enum Job {
+    /// Searching for the answer to request `id`.
+    Search {
+        id: u32,
+        search: Search,
+        ponder: bool,
+    },
+    /// Searching the expected position (see [`WebEngine::ponder`]).
+    Ponder(Search),
+}
+
 /// The worker's state: the engine of the last level used, kept across
-/// searches so its table carries over within a game.
+/// searches so its table carries over within a game, and the search or
+/// pondering under way.
 pub struct Worker {
     engine: Option<(String, WebEngine)>,
     seed: Box<dyn FnMut() -> u64>,
+    job: Option<Job>,
+    timing: Timing,
 }
 
 impl Worker {
     /// A worker whose engines draw their seeds from `seed`.
     #[must_use]
-    pub fn new(seed: Box<dyn FnMut() -> u64>) -> Worker {
-        Worker { engine: None, seed }
+    pub fn new(seed: Box<dyn FnMut() -> u64>, timing: Timing) -> Worker {
+        Worker {
+            engine: None,
+            seed,
+            job: None,
+            timing,
+        }
     }
 
     /// The engine for `level`, made on first use; a change of level makes a
@@ -206,7 +275,25 @@ impl Worker {
         }
     }
 
-    /// Answers `request` through `post`, timing searches by `now`.
+    /// True while a search or pondering waits for [`Worker::work`].
+    #[must_use]
+    pub fn busy(&self) -> bool {
+        self.job.is_some()
+    }
+
+    /// Stops the search or pondering under way; a search says so.
+    fn stop(&mut self, post: &mut dyn FnMut(Reply)) {
+        if let Some(Job::Search { id, .. }) = self.job.take() {
+            post(Reply::error(
+                Some(id),
+                ApiError::new("cancelled", "the search was stopped by a newer request"),
+            ));
+        }
+    }
+
+    /// Takes `request`: answers at once what needs no search, and sets up
+    /// the search that [`Worker::work`] carries out. Any search or
+    /// pondering under way stops first.
     pub fn handle(&mut self, request: Request, now: &dyn Fn() -> f64, post: &mut dyn FnMut(Reply)) {
         match request {
             Request::Search {
@@ -214,22 +301,22 @@ impl Worker {
                 text,
                 level,
                 budget_ms,
+                ponder,
             } => {
                 post(Reply::Received { id });
+                self.stop(post);
                 let engine = match self.engine_for(&level) {
                     Ok(engine) => engine,
                     Err(e) => return post(Reply::error(Some(id), e)),
                 };
                 post(Reply::Started { id });
-                let result = engine.run(&text, Some(budget_ms), now, &mut |report| {
-                    post(Reply::Progress { id, report });
-                });
-                post(match result {
-                    Ok(reply) => Reply::Result { id, reply },
-                    Err(e) => Reply::error(Some(id), e),
-                });
+                match engine.begin(&text, Some(budget_ms), now) {
+                    Ok(search) => self.job = Some(Job::Search { id, search, ponder }),
+                    Err(e) => post(Reply::error(Some(id), e)),
+                }
             }
             Request::NewGame { level } => {
+                self.stop(post);
                 let same = matches!(&self.engine, Some((l, _)) if *l == level);
                 let made = self.engine_for(&level);
                 match made {
@@ -238,7 +325,54 @@ impl Worker {
                     Err(e) => post(Reply::error(None, e)),
                 }
             }
+            Request::Stop => self.stop(post),
         }
+    }
+
+    /// Runs one slice of the search or pondering under way, posting its
+    /// progress and, when the search ends, its answer. True while there is
+    /// more to do: the caller calls again after a turn of the event loop.
+    pub fn work(&mut self, now: &dyn Fn() -> f64, post: &mut dyn FnMut(Reply)) -> bool {
+        let (Some(job), Some((_, engine))) = (self.job.take(), self.engine.as_mut()) else {
+            return false;
+        };
+        let Timing {
+            slice_ms,
+            ponder_ms,
+        } = self.timing;
+        self.job = match job {
+            Job::Search { id, search, ponder } => {
+                let step = engine.step(&search, slice_ms, now, &mut |report| {
+                    post(Reply::Progress { id, report });
+                });
+                match step {
+                    Ok(None) => Some(Job::Search { id, search, ponder }),
+                    Ok(Some(done)) => {
+                        post(Reply::Result {
+                            id,
+                            reply: done.reply,
+                        });
+                        done.expected
+                            .filter(|_| ponder && engine.ponders())
+                            .map(|pos| {
+                                let start = now();
+                                Job::Ponder(WebEngine::ponder(pos, start, start + ponder_ms))
+                            })
+                    }
+                    Err(e) => {
+                        post(Reply::error(Some(id), e));
+                        None
+                    }
+                }
+            }
+            Job::Ponder(search) => match engine.step(&search, slice_ms, now, &mut |_| {}) {
+                Ok(None) => Some(Job::Ponder(search)),
+                // Pondering ends with the time or when deeper cannot change
+                // the answer; its answer is the table it leaves.
+                Ok(Some(_)) | Err(_) => None,
+            },
+        };
+        self.job.is_some()
     }
 }
 
@@ -289,27 +423,56 @@ fn random_seed(scope: &web_sys::DedicatedWorkerGlobalScope) -> u64 {
 /// `runWorker(early)`: starts the loop in this worker. `early` holds the
 /// messages that arrived while the wasm loaded, answered first, in order.
 ///
+/// Between slices of a search the worker returns to its event loop by
+/// posting itself a message on a `MessageChannel` (a timer would be held
+/// back to 4 ms after a few in a row), so requests from the page, queued
+/// meanwhile, are taken in their turn.
+///
 /// # Errors
-/// Throws when not called inside a dedicated worker.
+/// Throws when not called inside a dedicated worker, or when the browser
+/// refuses a `MessageChannel`.
 #[wasm_bindgen(js_name = runWorker)]
 pub fn run_worker(early: js_sys::Array) -> Result<(), JsValue> {
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().dyn_into().map_err(|_| {
         ApiError::new("bad-argument", "runWorker runs only in a dedicated worker").into_js()
     })?;
+    let channel = web_sys::MessageChannel::new()?;
     let seed_scope = scope.clone();
-    let worker = Rc::new(RefCell::new(Worker::new(Box::new(move || {
-        random_seed(&seed_scope)
-    }))));
-    let answer = {
+    let worker = Rc::new(RefCell::new(Worker::new(
+        Box::new(move || random_seed(&seed_scope)),
+        Timing::BROWSER,
+    )));
+    // True while a wake-up message is on its way: one at a time.
+    let waking = Rc::new(Cell::new(false));
+    let wake = {
+        let (port, waking) = (channel.port2(), waking.clone());
+        move || {
+            if !waking.replace(true) {
+                // A port that cannot post leaves the search where it is: the
+                // page's deadline notices and replaces the worker.
+                let _ = port.post_message(&JsValue::NULL);
+            }
+        }
+    };
+    let mut post = {
         let scope = scope.clone();
+        move |reply: Reply| post_to(&scope, &reply)
+    };
+    let mut answer = {
+        let (worker, wake, mut post) = (worker.clone(), wake.clone(), post.clone());
         move |data: &JsValue| {
-            let mut post = |reply: Reply| post_to(&scope, &reply);
             match read_request(data) {
                 Err(refusal) => post(refusal),
-                // A search never yields, so no message can arrive while one
-                // runs; the check only keeps a broken promise from panicking.
+                // Each message and each slice is a task of its own, so the
+                // worker is never borrowed twice; the check only keeps a
+                // broken promise from panicking.
                 Ok(request) => match worker.try_borrow_mut() {
-                    Ok(mut w) => w.handle(request, &js_sys::Date::now, &mut post),
+                    Ok(mut w) => {
+                        w.handle(request, &js_sys::Date::now, &mut post);
+                        if w.busy() {
+                            wake();
+                        }
+                    }
                     Err(_) => post(Reply::error(
                         None,
                         ApiError::new("crash", "the worker is busy"),
@@ -318,17 +481,31 @@ pub fn run_worker(early: js_sys::Array) -> Result<(), JsValue> {
             }
         }
     };
+    let slice =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |_: web_sys::MessageEvent| {
+            waking.set(false);
+            let more = worker
+                .try_borrow_mut()
+                .is_ok_and(|mut w| w.work(&js_sys::Date::now, &mut post));
+            if more {
+                wake();
+            }
+        });
+    channel
+        .port1()
+        .set_onmessage(Some(slice.as_ref().unchecked_ref()));
     post_to(&scope, &Reply::Ready);
     for data in early.iter() {
         answer(&data);
     }
     let onmessage =
-        Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
             answer(&event.data());
         });
     scope.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
-    // The handler lives as long as the worker does.
+    // The handlers live as long as the worker does.
     onmessage.forget();
+    slice.forget();
     Ok(())
 }
 
@@ -338,24 +515,48 @@ mod tests {
     use crate::engine::tests::ticking;
     use core::cell::Cell;
 
+    /// Slices of 5 ms and pondering of at most 400 ms, by a clock that
+    /// ticks 1 ms per reading.
+    const TEST_TIMING: Timing = Timing {
+        slice_ms: 5.0,
+        ponder_ms: 400.0,
+    };
+
+    fn worker(seed: u64) -> Worker {
+        Worker::new(Box::new(move || seed), TEST_TIMING)
+    }
+
+    /// The replies to `request` and to the slices of work it sets up, up to
+    /// the search's answer (pondering after it is left to go on).
     fn replies(worker: &mut Worker, request: Request) -> Vec<Reply> {
+        let clock = ticking();
         let mut out = Vec::new();
-        worker.handle(request, &ticking(), &mut |r| out.push(r));
+        worker.handle(request, &clock, &mut |r| out.push(r));
+        while !out
+            .iter()
+            .any(|r| matches!(r, Reply::Result { .. } | Reply::Error { .. }))
+            && worker.work(&clock, &mut |r| out.push(r))
+        {}
         out
     }
 
     fn search(id: u32, text: &str, level: &str) -> Request {
+        search_for(id, text, level, 50.0, false)
+    }
+
+    fn search_for(id: u32, text: &str, level: &str, budget_ms: f64, ponder: bool) -> Request {
         Request::Search {
             id,
             text: text.into(),
             level: level.into(),
-            budget_ms: 50.0,
+            budget_ms,
+            ponder,
         }
     }
 
     #[test]
     fn a_search_is_received_started_reported_and_answered_under_its_id() {
-        let mut w = Worker::new(Box::new(|| 7));
+        let mut w = worker(7);
         let out = replies(&mut w, search(3, "ultimate-standard:e5", "medium"));
         assert_eq!(out[0], Reply::Received { id: 3 });
         assert_eq!(out[1], Reply::Started { id: 3 });
@@ -371,7 +572,7 @@ mod tests {
 
     #[test]
     fn refused_searches_answer_an_error_under_their_id() {
-        let mut w = Worker::new(Box::new(|| 7));
+        let mut w = worker(7);
         let out = replies(&mut w, search(1, "ultimate-standard:e5", "grandmaster"));
         assert_eq!(out[0], Reply::Received { id: 1 });
         assert!(matches!(
@@ -406,10 +607,13 @@ mod tests {
     fn the_engine_is_kept_for_its_level_and_made_anew_for_another() {
         let seeds = Rc::new(Cell::new(0));
         let count = seeds.clone();
-        let mut w = Worker::new(Box::new(move || {
-            count.set(count.get() + 1);
-            1
-        }));
+        let mut w = Worker::new(
+            Box::new(move || {
+                count.set(count.get() + 1);
+                1
+            }),
+            TEST_TIMING,
+        );
         assert!(replies(
             &mut w,
             Request::NewGame {
@@ -442,5 +646,118 @@ mod tests {
                 ..
             }]
         ));
+    }
+
+    #[test]
+    fn a_search_runs_in_slices_and_a_stop_cancels_it() {
+        let mut w = worker(7);
+        let clock = ticking();
+        let mut out = Vec::new();
+        let request = search_for(5, "ultimate-standard:e5", "hard", 100_000.0, false);
+        w.handle(request, &clock, &mut |r| out.push(r));
+        assert_eq!(out, [Reply::Received { id: 5 }, Reply::Started { id: 5 }]);
+        assert!(w.busy());
+        for _ in 0..20 {
+            assert!(
+                w.work(&clock, &mut |r| out.push(r)),
+                "a slice ended the search"
+            );
+        }
+        assert!(out
+            .iter()
+            .any(|r| matches!(r, Reply::Progress { id: 5, .. })));
+        w.handle(Request::Stop, &clock, &mut |r| out.push(r));
+        assert!(matches!(
+            out.last(),
+            Some(Reply::Error {
+                id: Some(5),
+                code: "cancelled",
+                ..
+            })
+        ));
+        assert!(!w.busy());
+        assert!(!w.work(&clock, &mut |r| out.push(r)));
+        // The engine stays: the next search answers as usual.
+        let out = replies(&mut w, search(6, "ultimate-standard:e5", "hard"));
+        assert!(matches!(out.last(), Some(Reply::Result { id: 6, .. })));
+    }
+
+    /// The depth of the first progress report of each search in `out`.
+    fn first_depth(out: &[Reply], id: u32) -> Option<u32> {
+        out.iter().find_map(|r| match r {
+            Reply::Progress { id: i, report } if *i == id => Some(report.depth),
+            _ => None,
+        })
+    }
+
+    #[test]
+    fn after_a_pondering_search_the_expected_reply_is_carried_on() {
+        let mut w = worker(3);
+        let first = search_for(1, "ultimate-standard:e5", "hard", 50.0, true);
+        let out = replies(&mut w, first);
+        let Some(Reply::Result { reply, .. }) = out.last() else {
+            panic!("{out:?}");
+        };
+        assert!(w.busy(), "the worker does not ponder");
+        let expected = format!("ultimate-standard:e5{}{}", reply.pv[0], reply.pv[1]);
+        // The person thinks: the worker ponders until its time is up.
+        let clock = ticking();
+        let mut slices = 0;
+        while w.work(&clock, &mut |r| panic!("pondering replied {r:?}")) {
+            slices += 1;
+            assert!(slices < 10_000, "pondering never stopped");
+        }
+        assert!(slices > 10, "{slices} slices of pondering");
+        // The reply comes as expected: the search carries on from the
+        // pondered depth, deeper than a fresh engine gets in the same time.
+        let out = replies(&mut w, search_for(2, &expected, "hard", 10.0, false));
+        let fresh = replies(
+            &mut worker(3),
+            search_for(2, &expected, "hard", 10.0, false),
+        );
+        let depth = |out: &[Reply]| match out.last() {
+            Some(Reply::Result { reply, .. }) => reply.depth,
+            other => panic!("{other:?}"),
+        };
+        assert!(depth(&out) >= depth(&fresh) + 2, "{out:?} {fresh:?}");
+        assert!(first_depth(&out, 2).is_none_or(|d| d > depth(&fresh)));
+        // Another reply is searched from depth 1.
+        let out = replies(&mut w, search(3, "ultimate-standard:e5e4", "hard"));
+        assert_eq!(first_depth(&out, 3), Some(1));
+    }
+
+    #[test]
+    fn without_ponder_or_below_hard_the_worker_rests_after_answering() {
+        let mut w = worker(3);
+        replies(&mut w, search(1, "ultimate-standard:e5", "hard"));
+        assert!(!w.busy());
+        replies(
+            &mut w,
+            search_for(2, "ultimate-standard:e5", "medium", 50.0, true),
+        );
+        assert!(!w.busy());
+    }
+
+    #[test]
+    fn a_new_request_stops_pondering_at_once() {
+        let mut w = worker(3);
+        let first = search_for(1, "ultimate-standard:e5", "master", 50.0, true);
+        replies(&mut w, first);
+        assert!(w.busy());
+        let clock = ticking();
+        w.work(&clock, &mut |_| {});
+        let mut out = Vec::new();
+        w.handle(Request::Stop, &clock, &mut |r| out.push(r));
+        assert!(out.is_empty(), "stopping pondering replied {out:?}");
+        assert!(!w.busy());
+        replies(&mut w, search(2, "ultimate-standard:e5", "master"));
+        w.handle(
+            Request::NewGame {
+                level: "master".into(),
+            },
+            &clock,
+            &mut |r| out.push(r),
+        );
+        assert!(out.is_empty() && !w.busy());
     }
 }

@@ -3,7 +3,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::Reflect;
-use uttt_web::worker::{read_request, Reply, Request, Worker};
+use uttt_web::worker::{read_request, Reply, Request, Timing, Worker};
 use uttt_web::{View, WebGame};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
@@ -179,9 +179,17 @@ fn the_worker_reads_only_requests_it_knows() {
             id: 5,
             text: "classic:".into(),
             level: "easy".into(),
-            budget_ms: 100.0
+            budget_ms: 100.0,
+            ponder: false,
         })
     );
+    assert!(matches!(
+        read_request(&json(
+            r#"{"type":"search","id":5,"text":"classic:","level":"hard","budgetMs":100,"ponder":true}"#,
+        )),
+        Ok(Request::Search { ponder: true, .. })
+    ));
+    assert_eq!(read_request(&json(r#"{"type":"stop"}"#)), Ok(Request::Stop));
     assert_eq!(
         read_request(&json(r#"{"type":"newGame","level":"hard"}"#)),
         Ok(Request::NewGame {
@@ -206,6 +214,13 @@ fn the_worker_reads_only_requests_it_knows() {
             Some(8),
         ),
         (r#"{"type":"launch","id":9}"#, Some(9)),
+        (
+            r#"{"type":"search","id":11,"text":"classic:","level":"easy","budgetMs":100,"ponder":1}"#,
+            Some(11),
+        ),
+        (r#"{"type":"stop","id":12}"#, Some(12)),
+        (r#"{"type":"stop","level":"hard"}"#, None),
+        (r#"{"type":"newGame","level":"hard","ponder":false}"#, None),
         (r#"{"id":10}"#, Some(10)),
         ("null", None),
         (r#""search""#, None),
@@ -221,7 +236,7 @@ fn the_worker_reads_only_requests_it_knows() {
 
 #[wasm_bindgen_test]
 fn worker_replies_cross_as_the_messages_the_page_reads() {
-    let mut worker = Worker::new(Box::new(|| 11));
+    let mut worker = Worker::new(Box::new(|| 11), Timing::BROWSER);
     let mut out = Vec::new();
     let clock = || js_sys::Date::now();
     worker.handle(
@@ -230,10 +245,14 @@ fn worker_replies_cross_as_the_messages_the_page_reads() {
             text: "ultimate-standard:e5".into(),
             level: "medium".into(),
             budget_ms: 200.0,
+            ponder: false,
         },
         &clock,
         &mut |r| out.push(uttt_web::convert::to_js(&r).unwrap()),
     );
+    while worker.work(&clock, &mut |r| {
+        out.push(uttt_web::convert::to_js(&r).unwrap())
+    }) {}
     let types: Vec<String> = out
         .iter()
         .map(|m| get(m, "type").as_string().unwrap())
