@@ -1,7 +1,8 @@
 // The page's side of the AI worker: one search at a time, each with an id so
-// a late answer to an old question is never used; terminate-and-restart when
-// a search must stop at once, when the worker crashes, fails to load, or
-// dies quietly.
+// a late answer to an old question is never used; a `stop` message when a
+// search or pondering must end (the worker searches in slices of about
+// 10 ms, so it sees one at once, and keeps its table); terminate-and-restart
+// when the worker crashes, fails to load, or dies quietly.
 //
 // A worker can die without a word: closed (`self.close()`), or terminated by
 // the browser while idle. Messages to it are then dropped and no error event
@@ -133,7 +134,14 @@ export class AiClient {
     job.attempts += 1;
     job.step = 'sent';
     this.arm(job);
-    this.worker.postMessage({ type: 'search', id: job.id, text: job.text, level: job.level, budgetMs: job.budgetMs });
+    this.worker.postMessage({
+      type: 'search',
+      id: job.id,
+      text: job.text,
+      level: job.level,
+      budgetMs: job.budgetMs,
+      ponder: job.ponder,
+    });
   }
 
   /**
@@ -232,14 +240,18 @@ export class AiClient {
 
   /**
    * Asks for a move in the position `text` (record or position string) at
-   * `level` within `budgetMs`. Resolves with the worker's answer (`reply` of its 'result': board, cell, move, score, mate, depth, nodes, pv, elapsedMs); rejects
-   * with code 'cancelled' (see cancel), 'failed', or the engine's error code.
-   * Never waits forever: each step of the request has a deadline.
+   * `level` within `budgetMs`. Resolves with the worker's answer (`reply` of
+   * its 'result': board, cell, move, score, mate, depth, nodes, pv,
+   * elapsedMs); rejects with code 'cancelled' (see cancel), 'failed', or the
+   * engine's error code. Never waits forever: each step of the request has a
+   * deadline. With `ponder`, Hard and Master think on after answering, on the
+   * position the opponent's expected reply brings, until the next request
+   * (see stopPondering).
    */
-  search({ text, level, budgetMs }) {
+  search({ text, level, budgetMs, ponder = false }) {
     if (this.pending) this.cancel();
     return new Promise((resolve, reject) => {
-      const job = { text, level, budgetMs, resolve, reject, attempts: 0, step: null, timer: null };
+      const job = { text, level, budgetMs, ponder: Boolean(ponder), resolve, reject, attempts: 0, step: null, timer: null };
       this.pending = job;
       if (!this.worker) {
         this.failures = 0;
@@ -255,16 +267,26 @@ export class AiClient {
 
   /**
    * Abandons the current search at once: its promise rejects with
-   * 'cancelled', and the busy worker is replaced so the next search does not
-   * wait for the old one to reach its deadline.
+   * 'cancelled', and the worker is told to stop (it answers the old id with
+   * an error nobody waits for). Its engine and table stay for the next
+   * search; a worker that does not take the next request in time is
+   * replaced by that request's deadline.
    */
   cancel() {
     const job = this.pending;
     if (!job) return;
     this.settle(job);
-    this.kill();
-    this.spawn();
+    this.post({ type: 'stop' });
     job.reject(failure('cancelled', 'the search was cancelled'));
+  }
+
+  /** Stops the worker's pondering, if it ponders: the position it expected is gone. */
+  stopPondering() {
+    if (!this.pending) this.post({ type: 'stop' });
+  }
+
+  post(message) {
+    if (this.worker) this.worker.postMessage(message);
   }
 
   /** Tells the engine a new game at `level` began: it forgets the old one and gets ready. */

@@ -91,6 +91,7 @@ export function renderChrome(page) {
   $('btn-pause').setAttribute('aria-pressed', String(page.paused));
   $('btn-step').disabled = !page.paused || page.thinking || view.outcome !== null;
   $('set-speed').value = settings.speed;
+  $('opt-ponder').checked = settings.ponder;
   document.body.dataset.mode = settings.mode;
 }
 
@@ -103,6 +104,7 @@ export function bindChrome(actions) {
   $('btn-pause').addEventListener('click', () => actions.setPaused(!actions.getState().paused));
   $('btn-step').addEventListener('click', () => actions.step());
   $('set-speed').addEventListener('change', (event) => actions.updateSettings({ speed: event.target.value }));
+  $('opt-ponder').addEventListener('change', (event) => actions.updateSettings({ ponder: event.target.checked }));
   const form = $('settings');
   form.addEventListener('submit', (event) => event.preventDefault());
   form.addEventListener('change', (event) => {

@@ -7,7 +7,8 @@
 // Events on document:
 // - `uttt:state`    detail = getState(), after every change;
 // - `uttt:gameover` detail = getState(), once when a move ends the game;
-// - `uttt:progress` detail = a search progress report of the AI's move;
+// - `uttt:progress` detail = a search progress report of the AI's move; the
+//                    last is its answer, the move it plays first in `pv`;
 // - `uttt:history`  no detail, after the history of games changed.
 //
 // Online (onlineEnter ... onlineLeave): the server's game replaces the local
@@ -38,6 +39,7 @@ export const DEFAULT_SETTINGS = Object.freeze({
   levelO: 'medium',
   rules: 'standard',
   speed: 'normal',
+  ponder: true,
 });
 
 const state = {
@@ -270,7 +272,19 @@ function stopAi() {
   if (state.thinking || (ai && ai.busy)) {
     state.thinking = false;
     if (ai) ai.cancel();
+  } else if (ai) {
+    ai.stopPondering();
   }
+}
+
+/**
+ * True when the AI should think on the person's time after its move: the
+ * setting is on and a person plays it (two AIs would only ponder for each
+ * other's engine).
+ */
+function pondering() {
+  const { mode, ponder } = state.settings;
+  return ponder && (mode === 'ai-x' || mode === 'ai-o');
 }
 
 function maybeStartAi({ step = false } = {}) {
@@ -287,8 +301,11 @@ function maybeStartAi({ step = false } = {}) {
   state.thinking = true;
   renderPage();
   emit('uttt:state', getState());
-  ai.search({ text, level, budgetMs: budgetFor(level) }).then(
+  ai.search({ text, level, budgetMs: budgetFor(level), ponder: pondering() }).then(
     (result) => {
+      // The answer may differ from the last depth reported: a better move
+      // found in the depth the clock cut short.
+      if (mine === token) aiProgress(result);
       const wait = Math.max(0, least - (performance.now() - started));
       setTimeout(() => applyAiMove(mine, text, result), wait);
     },
@@ -597,12 +614,12 @@ export function rematch() {
 }
 
 /** Settings that only change how the game is shown or paced, never the game itself. */
-const LIVE_SETTINGS = new Set(['speed']);
+const LIVE_SETTINGS = new Set(['speed', 'ponder']);
 
 /**
- * Changes settings (any of kind, mode, level, levelO, rules, speed). A
- * change of the game starts a new one, asking first if a game is in
- * progress; declined, nothing changes. Resolves true when applied.
+ * Changes settings (any of kind, mode, level, levelO, rules, speed,
+ * ponder). A change of the game starts a new one, asking first if a game is
+ * in progress; declined, nothing changes. Resolves true when applied.
  */
 export async function updateSettings(changes) {
   if (state.online) {
@@ -617,6 +634,7 @@ export async function updateSettings(changes) {
   }
   state.settings = next;
   storage.saveSettings(state.settings);
+  if (!next.ponder && ai) ai.stopPondering();
   if (restart) startFresh();
   else renderPage();
   return true;
@@ -766,6 +784,10 @@ export function start({ render, aiClient, levels, confirm }) {
   }
   window.addEventListener('pagehide', () => {
     if (state.saveFailed) persist();
+  });
+  // Nobody thinks about a hidden tab: pondering would only spend the battery.
+  document.addEventListener('visibilitychange', () => {
+    if (document.hidden && ai) ai.stopPondering();
   });
 }
 

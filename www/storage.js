@@ -101,6 +101,7 @@ export function loadSettings(levelNames) {
     levelO: oneOf(d.levelO ?? d.level, levelNames, 'level of O'),
     rules: oneOf(d.rules, ['standard', 'tiebreak'], 'rules'),
     speed: oneOf(d.speed ?? 'normal', ['slow', 'normal', 'fast'], 'speed'),
+    ponder: oneOf(d.ponder ?? true, [true, false], 'pondering'),
   }));
 }
 

@@ -82,6 +82,7 @@ export default {
   'settings.levelX': "X's level",
   'settings.levelO': "O's level",
   'settings.showCoords': 'Show coordinates',
+  'settings.ponder': 'Hard and Master think on your time',
   'watch.title': 'AI vs AI',
   'watch.pause': 'Pause',
   'watch.resume': 'Resume',

@@ -80,6 +80,7 @@ export default {
   'settings.levelX': 'X 的难度',
   'settings.levelO': 'O 的难度',
   'settings.showCoords': '显示坐标',
+  'settings.ponder': '困难和大师在你思考时也思考',
   'watch.title': '电脑对电脑',
   'watch.pause': '暂停',
   'watch.resume': '继续',
