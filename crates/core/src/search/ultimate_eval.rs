@@ -91,15 +91,38 @@ fn x_score(pos: &Ultimate, w: &[i32; WEIGHT_COUNT], table: &BoardOdds) -> i32 {
             - small_score(o, x, (through & live_o).count_ones() as i32, w);
     }
     let mut lines = 0i64;
+    // The chance that some meta line is completed, at most: the sum of the
+    // lines' chances, for both sides.
+    let mut any_line = 0i64;
     for [a, b, c] in LINES {
         let (a, b, c) = (
             odds[usize::from(a)],
             odds[usize::from(b)],
             odds[usize::from(c)],
         );
-        lines += i64::from(a[0] * b[0] * c[0]) - i64::from(a[1] * b[1] * c[1]);
+        let (x, o) = (i64::from(a[0] * b[0] * c[0]), i64::from(a[1] * b[1] * c[1]));
+        lines += x - o;
+        any_line += x + o;
     }
-    s + (lines * i64::from(w[W_LINE_ODDS]) / i64::from(CERTAIN.pow(3))) as i32
+    s += (lines * i64::from(w[W_LINE_ODDS]) / i64::from(CERTAIN.pow(3))) as i32;
+    if pos.rules() == Rules::TieBreak {
+        s += tie_break_count(&odds, any_line, w[W_TB_COUNT]);
+    }
+    s
+}
+
+/// Under the tie-break rule, the board count for X (won boards in full,
+/// open boards by each side's odds of winning them) by the chance that no
+/// meta line is completed (one less the sum of the lines' chances,
+/// `any_line` in units of [`CERTAIN`] cubed), at `weight` per board: the
+/// more the lines are blocked, the more the count decides the game.
+#[inline]
+fn tie_break_count(odds: &[[u32; 2]; 9], any_line: i64, weight: i32) -> i32 {
+    let cube = i64::from(CERTAIN.pow(3));
+    let no_line = (cube - any_line).max(0);
+    let count: i64 = odds.iter().map(|&[x, o]| i64::from(x) - i64::from(o)).sum();
+    // |count| <= 9 * 255 and no_line <= 255^3: the product fits with room.
+    (count * no_line / cube * i64::from(weight) / i64::from(CERTAIN)) as i32
 }
 
 /// The tuned evaluation for the side to move, in [`Eval`] units.
@@ -395,5 +418,54 @@ mod tests {
         let m = pos.rule_player_move(&mut rng).unwrap();
         assert_eq!(m.board, 4);
         assert!(m.cell == 2 || m.cell == 7 || m.cell == 8, "{m:?}");
+    }
+
+    #[test]
+    fn the_tie_break_count_weighs_boards_by_the_chance_no_line_is_made() {
+        let cube = i64::from(CERTAIN.pow(3));
+        // X holds boards 0 and 4, O holds 8, the rest are drawn.
+        let mut odds = [[0u32; 2]; 9];
+        odds[0] = [CERTAIN, 0];
+        odds[4] = [CERTAIN, 0];
+        odds[8] = [0, CERTAIN];
+        assert_eq!(tie_break_count(&odds, 0, 500), 500);
+        // Half the chance, half the weight (less the rounding down).
+        assert!((249..=250).contains(&tie_break_count(&odds, cube / 2, 500)));
+        assert_eq!(tie_break_count(&odds, cube, 500), 0);
+        assert_eq!(tie_break_count(&odds, 3 * cube, 500), 0);
+        // An open board counts by its odds: even odds add nothing.
+        odds[2] = [100, 100];
+        assert_eq!(tie_break_count(&odds, 0, 500), 500);
+        odds[2] = [0, CERTAIN];
+        assert_eq!(tie_break_count(&odds, 0, 500), 0);
+    }
+
+    #[test]
+    fn only_the_tie_break_rule_reads_tb_count() {
+        let odds = BoardOdds::new();
+        let mut without = Weights::DEFAULT;
+        without.0[W_TB_COUNT] = 0;
+        let mut rng = Rng::new(5);
+        let mut differed = 0;
+        for _ in 0..10 {
+            let mut standard = Ultimate::new(Rules::Standard);
+            let mut tie_break = Ultimate::new(Rules::TieBreak);
+            while !standard.is_over() {
+                let moves = standard.legal_moves();
+                let m = moves[rng.below(moves.len())];
+                standard.play_unchecked(m);
+                tie_break.play_unchecked(m);
+                assert_eq!(
+                    evaluate(&standard, &Weights::DEFAULT, &odds),
+                    evaluate(&standard, &without, &odds)
+                );
+                if evaluate(&tie_break, &Weights::DEFAULT, &odds)
+                    != evaluate(&tie_break, &without, &odds)
+                {
+                    differed += 1;
+                }
+            }
+        }
+        assert!(differed > 20, "tb_count changed {differed} evaluations");
     }
 }
