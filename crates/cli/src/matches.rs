@@ -39,7 +39,8 @@ Engines:
 A level or mcts may carry options after '@', e.g. hard@movetime=100,
 hard@nodes=200000, medium@depth=5, hard@weights=board=120,tempo=5, hard@table=4
 (MiB), hard@ponder=1 (search the expected reply while the opponent thinks; with
-a time limit only), and for measuring parts of the search hard@lmr=0 (no late move
+a time limit only), hard@delay=MS (wait MS after each search before answering,
+counted in its time, as a person who thinks longer would), and for measuring parts of the search hard@lmr=0 (no late move
 reductions), @lmp=0 (no late move pruning), @singular=0, @aspiration=0,
 @qs=0 (no quiescence search), @dead=0 (no early dead-draw scores).
 
@@ -76,6 +77,8 @@ enum Spec {
         options: SearchOptions,
         /// Search the expected reply while the opponent thinks.
         ponder: bool,
+        /// Wait this long after each search before answering.
+        delay_ms: u64,
     },
     Mcts {
         movetime: Option<u64>,
@@ -108,6 +111,7 @@ impl Spec {
         let mut table_mib = None;
         let mut options = SearchOptions::default();
         let mut ponder = false;
+        let mut delay_ms = 0;
         for opt in parts {
             let (k, v) = opt
                 .split_once('=')
@@ -150,10 +154,13 @@ impl Spec {
                 "dead" => options.dead_draws = switch(v)?,
                 "qs" => options.quiescence = switch(v)?,
                 "ponder" => ponder = switch(v)?,
+                "delay" => {
+                    delay_ms = in_range(&format!("`{opt}` (ms)"), num(v)?, 0, MAX_MOVETIME_MS)?
+                }
                 _ => {
                     return Err(format!(
                         "unknown engine option `{k}` (movetime, nodes, depth, weights, table, \
-                         ponder, lmr, lmp, singular, aspiration, qs, dead)"
+                         ponder, delay, lmr, lmp, singular, aspiration, qs, dead)"
                     ))
                 }
             }
@@ -173,6 +180,7 @@ impl Spec {
             table_mib,
             options,
             ponder,
+            delay_ms,
         })
     }
 
@@ -211,6 +219,7 @@ impl Spec {
                 table_mib,
                 options,
                 ponder,
+                delay_ms,
                 ..
             } => {
                 let bytes = table_mib.map_or(level.table_bytes(), |m| m << 20);
@@ -233,6 +242,7 @@ impl Spec {
                     engine: ai::Engine::wrap(engine, seed),
                     time,
                     ponder: *ponder && time.is_some(),
+                    delay: Duration::from_millis(*delay_ms),
                 })
             }
             Spec::Mcts { movetime } => G::mcts(
@@ -308,6 +318,9 @@ struct SearchPlayer {
     time: Option<u64>,
     /// Search the expected reply while the opponent thinks.
     ponder: bool,
+    /// Waited after each search before the move is given: a person who
+    /// takes longer than the engine, whom the opponent ponders against.
+    delay: Duration,
 }
 
 /// The deadline of a search limited by nodes or depth alone.
@@ -334,6 +347,7 @@ where
             after.play_unchecked(thought.mv);
             self.engine.ponder_reply(&after, thought.expected);
         }
+        std::thread::sleep(self.delay);
         Ok(thought.mv)
     }
 }
@@ -929,6 +943,7 @@ pub fn run_tune(args: &[String]) -> Result<(), String> {
                                     engine: ai::Engine::wrap(e, sd),
                                     time: None,
                                     ponder: false,
+                                    delay: Duration::ZERO,
                                 }
                             };
                             let mut pa = mk(*wp, *gseed);
@@ -1091,14 +1106,17 @@ mod tests {
             "hard@nodes=0",
             "hard@lmr=2",
             "hard@ponder=yes",
+            "hard@delay=-1",
+            "hard@delay=3600001",
         ] {
             assert!(Spec::parse(bad).is_err(), "{bad} was accepted");
         }
         assert!(matches!(
-            Spec::parse("hard@depth=81@ponder=1"),
+            Spec::parse("hard@depth=81@ponder=1@delay=400"),
             Ok(Spec::Level {
                 depth: Some(81),
                 ponder: true,
+                delay_ms: 400,
                 ..
             })
         ));
