@@ -328,27 +328,6 @@ impl WebEngine {
         }
     }
 
-    /// Searches the position at the cursor of `text` for at most
-    /// `budget_ms`, in one go: [`WebEngine::begin`] and one long
-    /// [`WebEngine::step`] (the benchmark and tests; the worker slices).
-    ///
-    /// # Errors
-    /// As [`WebEngine::begin`].
-    pub fn run(
-        &mut self,
-        text: &str,
-        budget_ms: Option<f64>,
-        now: &dyn Fn() -> f64,
-        report: &mut dyn FnMut(Report),
-    ) -> Result<SearchReply, ApiError> {
-        let search = self.begin(text, budget_ms, now)?;
-        loop {
-            if let Some(done) = self.step(&search, f64::INFINITY, now, report)? {
-                return Ok(done.reply);
-            }
-        }
-    }
-
     /// Forgets what earlier searches learnt: called when a new game starts.
     pub fn new_game(&mut self) {
         self.engine.new_game();
@@ -387,6 +366,23 @@ pub(crate) mod tests {
     use super::*;
     use core::cell::Cell;
 
+    /// Searches the position at the cursor of `text` for at most
+    /// `budget_ms` in one long slice, as the worker does in many.
+    fn run(
+        engine: &mut WebEngine,
+        text: &str,
+        budget_ms: Option<f64>,
+        now: &dyn Fn() -> f64,
+        report: &mut dyn FnMut(Report),
+    ) -> Result<SearchReply, ApiError> {
+        let search = engine.begin(text, budget_ms, now)?;
+        loop {
+            if let Some(done) = engine.step(&search, f64::INFINITY, now, report)? {
+                return Ok(done.reply);
+            }
+        }
+    }
+
     /// A clock that advances 1 ms per reading, so deadlines are reached in
     /// a known number of polls without real time.
     pub(crate) fn ticking() -> impl Fn() -> f64 {
@@ -402,11 +398,14 @@ pub(crate) mod tests {
         for name in level_names() {
             let mut e = WebEngine::create(&name, 7).unwrap();
             let mut reports = Vec::new();
-            let r = e
-                .run("ultimate-standard:e5", Some(50.0), &ticking(), &mut |r| {
-                    reports.push(r)
-                })
-                .unwrap();
+            let r = run(
+                &mut e,
+                "ultimate-standard:e5",
+                Some(50.0),
+                &ticking(),
+                &mut |r| reports.push(r),
+            )
+            .unwrap();
             let mut g = WebGame::parse("ultimate-standard:e5").unwrap();
             g.try_play(Some(f64::from(r.board)), Some(f64::from(r.cell)))
                 .unwrap();
@@ -418,9 +417,14 @@ pub(crate) mod tests {
     fn a_won_classic_position_is_found_for_x() {
         // X to move with two in a row on top: c1 wins at once.
         let mut e = WebEngine::create("hard", 1).unwrap();
-        let r = e
-            .run("classic xx./oo./...", Some(100.0), &ticking(), &mut |_| {})
-            .unwrap();
+        let r = run(
+            &mut e,
+            "classic xx./oo./...",
+            Some(100.0),
+            &ticking(),
+            &mut |_| {},
+        )
+        .unwrap();
         assert_eq!((r.board, r.cell), (0, 2));
         assert!(r.mate.is_some_and(|m| m > 0), "{r:?}");
         assert!(r.score > 0);
@@ -437,22 +441,28 @@ pub(crate) mod tests {
         let mut no_report = |_| {};
         for budget in [None, Some(-1.0), Some(f64::NAN), Some(1e12)] {
             assert_eq!(
-                e.run("classic:", budget, &clock, &mut no_report)
+                run(&mut e, "classic:", budget, &clock, &mut no_report)
                     .unwrap_err()
                     .code,
                 "bad-argument"
             );
         }
         assert_eq!(
-            e.run("classic:zz", Some(10.0), &clock, &mut no_report)
+            run(&mut e, "classic:zz", Some(10.0), &clock, &mut no_report)
                 .unwrap_err()
                 .code,
             "parse-error"
         );
         assert_eq!(
-            e.run("classic:a1b1a2b2a3", Some(10.0), &clock, &mut no_report)
-                .unwrap_err()
-                .code,
+            run(
+                &mut e,
+                "classic:a1b1a2b2a3",
+                Some(10.0),
+                &clock,
+                &mut no_report
+            )
+            .unwrap_err()
+            .code,
             "game-over"
         );
     }
