@@ -145,7 +145,7 @@ impl Engine {
         G: Searchable + Send + 'static,
         G::Move: Send,
     {
-        if !matches!(self.level, Level::Hard | Level::Master) || expected.is_over() {
+        if !self.level.resumes() || expected.is_over() {
             return;
         }
         // A search of an older expected position is of no use any more.

@@ -135,13 +135,6 @@ pub struct Finished {
     pub expected: Option<Position>,
 }
 
-/// True for the levels whose search [`Engine::resume`] carries on, so it
-/// can be cut into slices (and ponders); the others search in one go, which
-/// takes them a few milliseconds.
-fn sliceable(level: Level) -> bool {
-    matches!(level, Level::Hard | Level::Master)
-}
-
 /// One slice of a search of `pos`: until `slice_end`, or in one go up to
 /// `deadline` for a level that cannot be sliced. The result so far, and
 /// whether the search is over (its deadline came, or deeper search cannot
@@ -154,7 +147,7 @@ fn slice_of<G: Searchable>(
     now: &dyn Fn() -> f64,
     report: &mut dyn FnMut(Report),
 ) -> Option<(SearchResult<G::Move>, bool)> {
-    let sliced = sliceable(engine.level());
+    let sliced = engine.level().resumes();
     let stop_at = if sliced {
         slice_end.min(deadline)
     } else {
@@ -261,7 +254,7 @@ impl WebEngine {
     /// True when this level thinks on the opponent's time: Hard and Master.
     #[must_use]
     pub fn ponders(&self) -> bool {
-        sliceable(self.engine.level())
+        self.engine.level().resumes()
     }
 
     /// A search of the position at the cursor of `text` (a record or

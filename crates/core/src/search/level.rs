@@ -43,6 +43,15 @@ impl Level {
         }
     }
 
+    /// True for Hard and Master, which search in full until told to stop:
+    /// [`Engine::resume`](super::Engine::resume) carries their search on,
+    /// so it can be cut into slices and can ponder. The other levels answer
+    /// in milliseconds and search afresh each time.
+    #[must_use]
+    pub const fn resumes(self) -> bool {
+        matches!(self, Level::Hard | Level::Master)
+    }
+
     /// Parses a name as written by [`Level::name`], in any case.
     #[must_use]
     pub fn from_name(name: &str) -> Option<Level> {
