@@ -42,8 +42,7 @@ hard@nodes=200000, medium@depth=5, hard@weights=board=120,tempo=5, hard@table=4
 a time limit only), hard@delay=MS (wait MS after each search before answering,
 counted in its time, as a person who thinks longer would), and for measuring parts of the search hard@lmr=0 (no late move
 reductions), @lmp=0 (no late move pruning), @singular=0, @aspiration=0,
-@qs=0 (no quiescence search), @dead=0 (no early dead-draw scores),
-@proof=N (prove the result exactly once N cells remain; 0 never).
+@qs=0 (no quiescence search), @dead=0 (no early dead-draw scores).
 
 Options:
   --games N       games to play, 1-1000000 (default 20)
@@ -154,10 +153,6 @@ impl Spec {
                 "aspiration" => options.aspiration = switch(v)?,
                 "dead" => options.dead_draws = switch(v)?,
                 "qs" => options.quiescence = switch(v)?,
-                "proof" => {
-                    options.proof_cells =
-                        in_range(&format!("`{opt}` (cells)"), num(v)?, 0, 81)? as u8
-                }
                 "ponder" => ponder = switch(v)?,
                 "delay" => {
                     delay_ms = in_range(&format!("`{opt}` (ms)"), num(v)?, 0, MAX_MOVETIME_MS)?
@@ -165,7 +160,7 @@ impl Spec {
                 _ => {
                     return Err(format!(
                         "unknown engine option `{k}` (movetime, nodes, depth, weights, table, \
-                         ponder, delay, lmr, lmp, singular, aspiration, qs, dead, proof)"
+                         ponder, delay, lmr, lmp, singular, aspiration, qs, dead)"
                     ))
                 }
             }
@@ -1092,7 +1087,6 @@ mod tests {
                     aspiration: true,
                     dead_draws: true,
                     quiescence: true,
-                    proof_cells: uttt_core::search::PROOF_CELLS,
                 },
                 ..
             })

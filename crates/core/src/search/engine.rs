@@ -6,7 +6,6 @@ use alloc::vec::Vec;
 use super::board_odds::BoardOdds;
 use super::eval::{Eval, MAX_PLY};
 use super::level::Level;
-use super::proof::Proven;
 use super::rng::Rng;
 use super::searchable::Searchable;
 use super::tt::Table;
@@ -80,9 +79,6 @@ pub struct SearchOptions {
     pub dead_draws: bool,
     /// Follow board-winning moves past the horizon.
     pub quiescence: bool,
-    /// Prove the result exactly (see `proof.rs`) once at most this many
-    /// cells can still be played; 0 never does.
-    pub proof_cells: u8,
 }
 
 impl Default for SearchOptions {
@@ -94,18 +90,9 @@ impl Default for SearchOptions {
             aspiration: true,
             dead_draws: true,
             quiescence: true,
-            proof_cells: PROOF_CELLS,
         }
     }
 }
-
-/// The default of [`SearchOptions::proof_cells`].
-pub const PROOF_CELLS: u8 = 20;
-
-/// The first completed depth after which the endgame proof may run: by then
-/// the root moves are in a good order, so a drawn position's proof finds
-/// the best-looking drawing move first.
-const PROOF_AFTER_DEPTH: u32 = 8;
 
 /// The transposition table asked of [`Engine::try_new`] could not be
 /// allocated.
@@ -510,7 +497,6 @@ impl Engine {
         let first_depth = so_far.as_ref().map_or(1, |r| r.depth + 1);
         let nodes_before = so_far.as_ref().map_or(0, |r| r.nodes);
         let mut finished = false;
-        let mut proof_pending = !tutorial;
         let mut s = super::alphabeta::Searcher {
             engine: self,
             stop,
@@ -580,44 +566,9 @@ impl Engine {
                 pv,
             });
             finished = depth == max_depth;
-            if proof_pending
-                && margin.is_none()
-                && depth >= PROOF_AFTER_DEPTH
-                && pos.open_cells() <= u32::from(s.engine.options.proof_cells)
-                && !score.is_mate()
-            {
-                proof_pending = false;
-                match s.prove(pos, &root) {
-                    // Stopped during the proof: the last depth's move stands.
-                    None => break,
-                    Some(Proven::Win(m, v)) => {
-                        let r = result.as_mut().expect("set above");
-                        (r.best, r.score) = (m, Eval(v));
-                        r.pv = s.engine.pv[0][..s.engine.pv_len[0]]
-                            .iter()
-                            .map(|&i| G::move_from_index(i))
-                            .collect();
-                        finished = true;
-                        break;
-                    }
-                    Some(Proven::Draw(m)) => {
-                        let r = result.as_mut().expect("set above");
-                        if r.best != m {
-                            r.pv = alloc::vec![m];
-                        }
-                        (r.best, r.score) = (m, Eval::DRAW);
-                        finished = true;
-                        break;
-                    }
-                    // Every move loses: the iterations go on choosing the
-                    // longest and hardest resistance.
-                    Some(Proven::Loss) => {}
-                }
-            }
             // Three plies of depth for every ply the game can still last: only
             // late moves reduced by more than two plies a ply stop short of
-            // the end, so deeper search would change nothing in practice
-            // (where the endgame proof runs, it is exact).
+            // the end, so deeper search would change nothing in practice.
             if depth as usize >= 3 * G::MAX_PLIES.saturating_sub(pos.ply()) {
                 finished = true;
                 break;

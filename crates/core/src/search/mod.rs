@@ -110,7 +110,6 @@ mod classic_exact;
 mod engine;
 mod eval;
 mod level;
-mod proof;
 mod reductions;
 mod rng;
 mod searchable;
@@ -122,7 +121,7 @@ pub use board_odds::BoardOdds;
 pub use classic_exact::{ClassicValues, Trap};
 pub use engine::{
     Engine, Limits, Progress, SearchOptions, SearchResult, TableTooLarge, FORCED_MOVE_DEPTH,
-    POLL_INTERVAL, PROOF_CELLS,
+    POLL_INTERVAL,
 };
 pub use eval::{Eval, MAX_PLY};
 pub use level::Level;

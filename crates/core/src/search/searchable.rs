@@ -54,14 +54,6 @@ pub trait Searchable: Game {
         false
     }
 
-    /// How many more moves the game can last at most: the empty cells it can
-    /// still be played in. The endgame proof (see [`super::SearchOptions`])
-    /// searches this deep, and runs only when it is small. The default counts
-    /// every empty cell, which is exact for Classic.
-    fn open_cells(&self) -> u32 {
-        Self::MAX_PLIES.saturating_sub(self.ply()) as u32
-    }
-
     /// The moves the quiescence search follows past the horizon: those that
     /// decide something at once (in Ultimate, win a small board).
     fn tactical_moves(&self) -> crate::MoveList<Self::Move> {

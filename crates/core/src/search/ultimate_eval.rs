@@ -221,13 +221,6 @@ impl Searchable for Ultimate {
         blocked(Player::X) & blocked(Player::O) == u8::MAX
     }
 
-    /// The empty cells of the open boards: those of won and drawn boards can
-    /// never be played.
-    #[inline]
-    fn open_cells(&self) -> u32 {
-        crate::packed::field_sum(self.packed_empties())
-    }
-
     fn tactical_moves(&self) -> MoveList<Move> {
         completing_moves(self, self.side_to_move())
     }
