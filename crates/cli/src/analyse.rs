@@ -4,7 +4,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use uttt_core::record::{parse_position, parse_record, AnyGame};
-use uttt_core::search::{Level, Progress, Searchable};
+use uttt_core::search::{Level, Progress, Searchable, WinChance};
 
 use crate::ai::Engine;
 use crate::args::{Spec, UsageError, MAX_DEPTH};
@@ -120,6 +120,14 @@ fn analyse<G: Front + Searchable>(
         thought.depth,
         thought.score,
         thought.nodes
+    );
+    let c = WinChance::of(thought.score, pos.ply(), G::MAX_PLIES, pos.rules());
+    outln!(
+        "chances for {}: win {:.0}%, draw {:.0}%, loss {:.0}% (uttt calibrate's fit)",
+        pos.side_to_move(),
+        100.0 * c.win,
+        100.0 * c.draw,
+        100.0 * c.loss
     );
     Ok(())
 }

@@ -11,6 +11,7 @@ mod analyse;
 mod args;
 mod bench;
 mod bot;
+mod calibrate;
 mod engine_proc;
 mod input;
 mod matches;
@@ -38,6 +39,7 @@ Commands:
   match     play two engines (levels, mcts, trap, cmd:PROGRAM) against each other
   online    play a friend, watch, or seat the engine on a uttt-server
   tune      tune the evaluation weights by self-play
+  calibrate fit the score-to-win-chance mapping by self-play
   help      this text, or `uttt help COMMAND` for a command's
 
 Every command takes --help. Exit codes: 0 ok, 1 bad input while running,
@@ -63,6 +65,7 @@ fn command(name: &str) -> Option<Runner> {
         "bench" => Some(|a| plain_errors(bench::run(a))),
         "match" => Some(|a| plain_errors(matches::run(a))),
         "tune" => Some(|a| plain_errors(matches::run_tune(a))),
+        "calibrate" => Some(calibrate::run),
         _ => None,
     }
 }

@@ -55,6 +55,14 @@ fn perft_from_a_position_string() {
     assert_eq!(count(&r.stdout, 2), 20);
 }
 
+/// The line of `uttt analyse` that names the best move.
+fn best_line(stdout: &str) -> &str {
+    stdout
+        .lines()
+        .find(|l| l.starts_with("best move "))
+        .expect("a best move line")
+}
+
 #[test]
 fn analyse_prints_every_depth_then_the_best_move() {
     let r = run(&["analyse", "ultimate-standard:e5e4d2", "--depth", "4"], "");
@@ -67,9 +75,17 @@ fn analyse_prints_every_depth_then_the_best_move() {
         .collect();
     assert_eq!(depths, [1, 2, 3, 4], "{}", r.stdout);
     assert!(r.stdout.contains("Last move: X d2."), "{}", r.stdout);
-    let best = r.stdout.lines().last().unwrap();
+    let best = best_line(&r.stdout);
     assert!(best.starts_with("best move "), "{best}");
     assert!(best.contains("for O (depth 4,"), "{best}");
+    // Then the score as chances, which sum to about 100%.
+    let chances = r.stdout.lines().last().unwrap();
+    assert!(chances.starts_with("chances for O: win "), "{chances}");
+    let sum: u32 = chances
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|n| n.parse::<u32>().ok())
+        .sum();
+    assert!((98..=102).contains(&sum), "{chances}");
 }
 
 #[test]
@@ -77,9 +93,12 @@ fn analyse_finds_a_forced_classic_win() {
     // X holds a1 and b2, O holds c1 and a3; X to move completes the diagonal at c3.
     let r = run(&["analyse", "classic x.o/.x./o.."], "");
     assert!(r.status.success(), "{}", r.stderr);
-    let best = r.stdout.lines().last().unwrap();
+    let best = best_line(&r.stdout);
     assert!(best.starts_with("best move c3 for X"), "{best}");
     assert!(best.contains("win in 1"), "{best}");
+    assert!(r
+        .stdout
+        .contains("chances for X: win 100%, draw 0%, loss 0%"));
 }
 
 #[test]
@@ -102,10 +121,5 @@ fn analyse_stops_at_the_end_of_the_game() {
         .find_map(|l| l.strip_prefix("depth "))
         .expect("depth lines");
     assert!(last_depth.starts_with(" 8 "), "{}", r.stdout);
-    assert!(r
-        .stdout
-        .lines()
-        .last()
-        .unwrap()
-        .contains("(depth 8, score +0.00"));
+    assert!(best_line(&r.stdout).contains("(depth 8, score +0.00"));
 }

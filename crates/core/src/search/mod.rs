@@ -116,6 +116,7 @@ mod searchable;
 mod tt;
 mod ultimate_eval;
 mod weights;
+mod win_chance;
 
 pub use board_odds::BoardOdds;
 pub use classic_exact::{ClassicValues, Trap};
@@ -128,6 +129,7 @@ pub use level::Level;
 pub use rng::Rng;
 pub use searchable::Searchable;
 pub use weights::{Weights, WEIGHT_COUNT, WEIGHT_NAMES, WEIGHT_UNITS};
+pub use win_chance::{WinChance, WinModel};
 
 #[cfg(test)]
 mod tests;
