@@ -246,6 +246,8 @@ test('the evaluation bar and the hint follow the search, and both can be hidden'
   await cell(page, 4, 4).click();
   await expectMarks(page, 2);
   await expect(page.getByTestId('eval-text')).toContainText('depth');
+  // The score is shown as the three chances of core's fitted mapping.
+  await expect(page.getByTestId('eval-text')).toContainText(/X \d+% · draw \d+% · O \d+%/);
 
   await showTab(page, 'game');
   await page.locator('#opt-show-eval').uncheck();

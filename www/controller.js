@@ -715,7 +715,7 @@ export function setBranchGuard(fn) {
 
 /**
  * Asks the engine about the current position without playing
- * (a hint): resolves `{move, board, cell, score, mate, pv}`.
+ * (a hint): resolves `{move, board, cell, score, mate, chances, pv}`.
  */
 export function analyse({ ms = 1000, level = 'master' } = {}) {
   if (!ai) return Promise.reject(new Error('the AI is not available'));
@@ -804,5 +804,6 @@ export function aiTrouble(kind, detail, reason) {
 
 /** Called for each progress report of the current search. */
 export function aiProgress(report) {
-  emit('uttt:progress', { depth: report.depth, score: report.score, mate: report.mate, pv: report.pv, nodes: report.nodes });
+  const { depth, score, mate, chances, pv, nodes } = report;
+  emit('uttt:progress', { depth, score, mate, chances, pv, nodes });
 }

@@ -1,6 +1,7 @@
-// The evaluation bar (#eval-bar, Moves tab): who is ahead in the shown
-// position, from the AI's search reports (`uttt:progress`) or a hint's
-// answer, and the result once the game is over.
+// The evaluation bar (#eval-bar, Moves tab): X's, the draw's and O's chances
+// in the shown position, from the AI's search reports (`uttt:progress`) or a
+// hint's answer, and the result once the game is over. The chances come from
+// the worker, which maps the search's score by core's fitted WinChance.
 
 import { t, onLangChange } from './i18n.js';
 import { oneMoveOn } from './a11y.js';
@@ -10,6 +11,11 @@ import { el } from './dom.js';
 function mateText(plies) {
   const n = Math.ceil(Math.abs(plies) / 2);
   return t(plies > 0 ? 'eval.xMate' : 'eval.oMate', { n });
+}
+
+/** A chance (0-1) as a whole percentage. */
+function percent(p) {
+  return Math.round(100 * Math.min(1, Math.max(0, Number(p) || 0)));
 }
 
 /**
@@ -22,20 +28,18 @@ export function evalView(progress, result = null) {
   if (result === 'o') return { share: 0, text: t('eval.oWon') };
   if (result === 'draw') return { share: 0.5, text: t('eval.drawn') };
   if (!progress) return { share: 0.5, text: t('eval.none') };
-  const { score, mate, depth } = progress;
+  const { mate, chances, depth } = progress;
   let share;
   let text;
   if (typeof mate === 'number' && mate !== 0) {
     share = mate > 0 ? 1 : 0;
     text = mateText(mate);
+  } else if (chances) {
+    // X's expected score: a draw counts half, as on the scoreboard.
+    share = chances.x + chances.draw / 2;
+    text = t('eval.chances', { x: percent(chances.x), draw: percent(chances.draw), o: percent(chances.o) });
   } else {
-    const s = Number(score) || 0;
-    // About 100 per won small board; tanh keeps the bar off the ends until a proof.
-    share = 0.5 + 0.45 * Math.tanh(s / 300);
-    // 100 is about one small board won: the unit a player can picture.
-    const shown = (Math.abs(s) / 100).toFixed(1);
-    if (Math.abs(s) < 15) text = t('eval.even');
-    else text = t(s > 0 ? 'eval.xAhead' : 'eval.oAhead', { score: shown });
+    return { share: 0.5, text: t('eval.none') };
   }
   if (typeof depth === 'number') text += ` · ${t('eval.depth', { depth })}`;
   return { share, text };

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 use uttt_core::record::AnyGame;
-use uttt_core::search::{Engine, Eval, Level, Progress, SearchResult, Searchable};
+use uttt_core::search::{Engine, Eval, Level, Progress, SearchResult, Searchable, WinChance};
 use uttt_core::{Classic, ClassicMove, Game, Move, Player, Ultimate};
 use wasm_bindgen::prelude::*;
 
@@ -41,10 +41,41 @@ pub struct Report {
     pub score: i32,
     /// Plies to a proven end: positive when X wins, negative when O wins.
     pub mate: Option<i32>,
+    /// The score as X's chances.
+    pub chances: Chances,
     /// The principal variation, one move in notation per entry.
     pub pv: Vec<String>,
     /// Nodes searched so far (far below 2^53, where f64 is exact).
     pub nodes: f64,
+}
+
+/// A score as chances, each from 0 to 1 and summing to 1, by core's
+/// [`WinChance`] (the mapping `uttt calibrate` fitted).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Chances {
+    /// X wins.
+    pub x: f64,
+    /// The game is drawn.
+    pub draw: f64,
+    /// O wins.
+    pub o: f64,
+}
+
+impl Chances {
+    /// The chances of the search's `score` (for the side to move) in `pos`.
+    fn of<G: Searchable>(pos: &G, score: Eval) -> Chances {
+        let c = WinChance::of(score, pos.ply(), G::MAX_PLIES, pos.rules());
+        let c = if pos.side_to_move() == Player::X {
+            c
+        } else {
+            c.flip()
+        };
+        Chances {
+            x: c.win,
+            draw: c.draw,
+            o: c.loss,
+        }
+    }
 }
 
 /// The engine's answer to one search; crosses to JavaScript with the
@@ -63,6 +94,8 @@ pub struct SearchReply {
     pub score: i32,
     /// Plies to a proven end: positive when X wins, negative when O wins.
     pub mate: Option<i32>,
+    /// The score as X's chances.
+    pub chances: Chances,
     /// The last completed depth (0 for Beginner, which does not search).
     pub depth: u32,
     /// Nodes searched.
@@ -163,6 +196,7 @@ fn slice_of<G: Searchable>(
                 depth: p.depth,
                 score,
                 mate,
+                chances: Chances::of(pos, p.score),
                 pv: pv_notation(p.pv),
                 // Node counts stay far below 2^53, where f64 is exact.
                 nodes: p.nodes as f64,
@@ -201,6 +235,7 @@ where
             notation: result.best.to_string(),
             score,
             mate,
+            chances: Chances::of(pos, result.score),
             depth: result.depth,
             // Node counts stay far below 2^53, where f64 is exact.
             nodes: result.nodes as f64,
@@ -458,5 +493,27 @@ pub(crate) mod tests {
             .code,
             "game-over"
         );
+    }
+}
+
+#[cfg(test)]
+mod chances_tests {
+    use super::*;
+    use uttt_core::Rules;
+
+    #[test]
+    fn chances_are_x_s_and_sum_to_one() {
+        let mut pos = Ultimate::new(Rules::Standard);
+        let x_to_move = Chances::of(&pos, Eval(150));
+        pos.play_unchecked(Move::from_index(40));
+        // O to move and scored +150 for O: the same chances, seen by X.
+        let o_to_move = Chances::of(&pos, Eval(150));
+        for c in [x_to_move, o_to_move] {
+            assert!((c.x + c.draw + c.o - 1.0).abs() < 1e-9);
+        }
+        assert!(x_to_move.x > x_to_move.o);
+        assert!(o_to_move.o > o_to_move.x);
+        let won = Chances::of(&pos, Eval::win_in(3));
+        assert_eq!((won.x, won.draw, won.o), (0.0, 0.0, 1.0));
     }
 }
