@@ -241,7 +241,7 @@ export class AiClient {
   /**
    * Asks for a move in the position `text` (record or position string) at
    * `level` within `budgetMs`. Resolves with the worker's answer (`reply` of
-   * its 'result': board, cell, move, score, mate, chances, depth, nodes, pv,
+   * its 'result': board, cell, move, score, mate, xWins, draw, oWins, depth, nodes, pv,
    * elapsedMs); rejects with code 'cancelled' (see cancel), 'failed', or the
    * engine's error code. Never waits forever: each step of the request has a
    * deadline. With `ponder`, Hard and Master think on after answering, on the

@@ -9,6 +9,7 @@
 // - `uttt:gameover` detail = getState(), once when a move ends the game;
 // - `uttt:progress` detail = a search progress report of the AI's move; the
 //                    last is its answer, the move it plays first in `pv`;
+//                    xWins, draw and oWins are its chances (0-1);
 // - `uttt:history`  no detail, after the history of games changed.
 //
 // Online (onlineEnter ... onlineLeave): the server's game replaces the local
@@ -715,7 +716,7 @@ export function setBranchGuard(fn) {
 
 /**
  * Asks the engine about the current position without playing
- * (a hint): resolves `{move, board, cell, score, mate, chances, pv}`.
+ * (a hint): resolves `{move, board, cell, score, mate, xWins, draw, oWins, pv}`.
  */
 export function analyse({ ms = 1000, level = 'master' } = {}) {
   if (!ai) return Promise.reject(new Error('the AI is not available'));
@@ -804,6 +805,6 @@ export function aiTrouble(kind, detail, reason) {
 
 /** Called for each progress report of the current search. */
 export function aiProgress(report) {
-  const { depth, score, mate, chances, pv, nodes } = report;
-  emit('uttt:progress', { depth, score, mate, chances, pv, nodes });
+  const { depth, score, mate, xWins, draw, oWins, pv, nodes } = report;
+  emit('uttt:progress', { depth, score, mate, xWins, draw, oWins, pv, nodes });
 }

@@ -28,16 +28,16 @@ export function evalView(progress, result = null) {
   if (result === 'o') return { share: 0, text: t('eval.oWon') };
   if (result === 'draw') return { share: 0.5, text: t('eval.drawn') };
   if (!progress) return { share: 0.5, text: t('eval.none') };
-  const { mate, chances, depth } = progress;
+  const { mate, xWins, draw, oWins, depth } = progress;
   let share;
   let text;
   if (typeof mate === 'number' && mate !== 0) {
     share = mate > 0 ? 1 : 0;
     text = mateText(mate);
-  } else if (chances) {
+  } else if (typeof xWins === 'number') {
     // X's expected score: a draw counts half, as on the scoreboard.
-    share = chances.x + chances.draw / 2;
-    text = t('eval.chances', { x: percent(chances.x), draw: percent(chances.draw), o: percent(chances.o) });
+    share = xWins + draw / 2;
+    text = t('eval.chances', { x: percent(xWins), draw: percent(draw), o: percent(oWins) });
   } else {
     return { share: 0.5, text: t('eval.none') };
   }

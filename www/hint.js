@@ -51,7 +51,8 @@ export function initHint(controller, { display, evalBar }) {
           ? t('hint.resultClassic', { move: answer.move, cell: regionName(answer.cell) })
           : t('hint.result', { move: answer.move, board: regionName(answer.board), cell: regionName(answer.cell) });
       if (typeof answer.score === 'number' || typeof answer.mate === 'number') {
-        evalBar.show({ score: answer.score, mate: answer.mate, chances: answer.chances, depth: answer.depth });
+        const { score, mate, xWins, draw, oWins, depth } = answer;
+        evalBar.show({ score, mate, xWins, draw, oWins, depth });
       }
     } catch {
       text.textContent = t('hint.unavailable');

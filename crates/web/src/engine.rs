@@ -41,8 +41,16 @@ pub struct Report {
     pub score: i32,
     /// Plies to a proven end: positive when X wins, negative when O wins.
     pub mate: Option<i32>,
-    /// The score as X's chances.
-    pub chances: Chances,
+    /// The score as chances (0-1, summing to 1) that X wins, that the game
+    /// is drawn, and that O wins: flat fields rather than a nested object,
+    /// whose serializer cost the wasm about 0.6 KB.
+    #[serde(rename = "xWins")]
+    pub x_wins: f64,
+    /// See `x_wins`.
+    pub draw: f64,
+    /// See `x_wins`.
+    #[serde(rename = "oWins")]
+    pub o_wins: f64,
     /// The principal variation, one move in notation per entry.
     pub pv: Vec<String>,
     /// Nodes searched so far (far below 2^53, where f64 is exact).
@@ -51,7 +59,7 @@ pub struct Report {
 
 /// A score as chances, each from 0 to 1 and summing to 1, by core's
 /// [`WinChance`] (the mapping `uttt calibrate` fitted).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Chances {
     /// X wins.
     pub x: f64,
@@ -94,8 +102,13 @@ pub struct SearchReply {
     pub score: i32,
     /// Plies to a proven end: positive when X wins, negative when O wins.
     pub mate: Option<i32>,
-    /// The score as X's chances.
-    pub chances: Chances,
+    /// The score as chances that X wins, that the game is drawn, and that O
+    /// wins, as in [`Report`].
+    pub x_wins: f64,
+    /// See `x_wins`.
+    pub draw: f64,
+    /// See `x_wins`.
+    pub o_wins: f64,
     /// The last completed depth (0 for Beginner, which does not search).
     pub depth: u32,
     /// Nodes searched.
@@ -192,11 +205,14 @@ fn slice_of<G: Searchable>(
         || now() >= stop_at,
         |p: &Progress<'_, G::Move>| {
             let (score, mate) = for_x(p.score, to_move);
+            let c = Chances::of(pos, p.score);
             report(Report {
                 depth: p.depth,
                 score,
                 mate,
-                chances: Chances::of(pos, p.score),
+                x_wins: c.x,
+                draw: c.draw,
+                o_wins: c.o,
                 pv: pv_notation(p.pv),
                 // Node counts stay far below 2^53, where f64 is exact.
                 nodes: p.nodes as f64,
@@ -216,6 +232,7 @@ where
 {
     let (board, cell) = result.best.board_cell();
     let (score, mate) = for_x(result.score, pos.side_to_move());
+    let chances = Chances::of(pos, result.score);
     let mut after = *pos;
     after.play_unchecked(result.best);
     let expected = result
@@ -235,7 +252,9 @@ where
             notation: result.best.to_string(),
             score,
             mate,
-            chances: Chances::of(pos, result.score),
+            x_wins: chances.x,
+            draw: chances.draw,
+            o_wins: chances.o,
             depth: result.depth,
             // Node counts stay far below 2^53, where f64 is exact.
             nodes: result.nodes as f64,
