@@ -13,6 +13,7 @@ use uttt_core::search::{Engine, Eval, Level, Limits, Rng, WinChance, WinModel};
 use uttt_core::{Game, Outcome, Rules, Ultimate};
 
 use crate::args::{self, UsageError};
+use crate::matches;
 
 const HELP: &str = "\
 uttt calibrate [--games N] [--nodes N] [--rules standard|tiebreak]
@@ -71,8 +72,7 @@ pub fn run(argv: &[String]) -> Result<ExitCode, UsageError> {
     let nodes = p.number("nodes", 1_000u64, 100_000_000, 100_000)?;
     let opening = p.number("opening-plies", 0usize, 30, 4)?;
     let seed = p.number("seed", 0u64, u64::MAX, 1)?;
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let threads = p.number("threads", 1usize, cores * 2, 1)?;
+    let threads = p.number("threads", 1u64, matches::machine_threads(), 1)? as usize;
     let rules = p.rules(Rules::Standard)?;
     let samples = match play_games(games, nodes, opening, seed, threads, rules) {
         Ok(s) => s,
@@ -87,14 +87,15 @@ pub fn run(argv: &[String]) -> Result<ExitCode, UsageError> {
             return Ok(ExitCode::FAILURE);
         }
     }
-    let fitted = fit(&samples, WinModel::for_rules(rules));
+    let in_use = WinModel::for_rules(rules);
+    let fitted = fit(&samples, in_use);
     outln!(
         "{} samples from {games} games ({} rules, {nodes} nodes a move, \
          {opening}-ply random openings, seed {seed})",
         samples.len(),
         rules.name()
     );
-    out!("{}", report(&samples, &fitted, &WinModel::for_rules(rules)));
+    out!("{}", report(&samples, &fitted, &in_use));
     Ok(ExitCode::SUCCESS)
 }
 

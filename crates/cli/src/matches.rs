@@ -607,7 +607,7 @@ const MAX_MOVETIME_MS: u64 = 3_600_000;
 /// The most games played at once (`--threads`): two for each of the
 /// machine's cores, since more only share the same cores and each holds
 /// two engines' tables.
-fn machine_threads() -> u64 {
+pub(crate) fn machine_threads() -> u64 {
     std::thread::available_parallelism().map_or(1, |n| n.get() as u64 * 2)
 }
 /// The longest random opening. Random play has ended about 1 game in 2,500

@@ -43,7 +43,7 @@ pub struct Report {
     pub mate: Option<i32>,
     /// The score as chances (0-1, summing to 1) that X wins, that the game
     /// is drawn, and that O wins: flat fields rather than a nested object,
-    /// whose serializer cost the wasm about 0.6 KB.
+    /// whose serializer cost the wasm about 0.1 KB.
     #[serde(rename = "xWins")]
     pub x_wins: f64,
     /// See `x_wins`.
@@ -57,32 +57,15 @@ pub struct Report {
     pub nodes: f64,
 }
 
-/// A score as chances, each from 0 to 1 and summing to 1, by core's
-/// [`WinChance`] (the mapping `uttt calibrate` fitted).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Chances {
-    /// X wins.
-    pub x: f64,
-    /// The game is drawn.
-    pub draw: f64,
-    /// O wins.
-    pub o: f64,
-}
-
-impl Chances {
-    /// The chances of the search's `score` (for the side to move) in `pos`.
-    fn of<G: Searchable>(pos: &G, score: Eval) -> Chances {
-        let c = WinChance::of(score, pos.ply(), G::MAX_PLIES, pos.rules());
-        let c = if pos.side_to_move() == Player::X {
-            c
-        } else {
-            c.flip()
-        };
-        Chances {
-            x: c.win,
-            draw: c.draw,
-            o: c.loss,
-        }
+/// X's chances (win for X, draw, loss for X) of the search's `score`, which
+/// is for the side to move in `pos`, by core's [`WinChance`] (the mapping
+/// `uttt calibrate` fitted).
+fn x_chances<G: Searchable>(pos: &G, score: Eval) -> WinChance {
+    let c = WinChance::of(score, pos.ply(), G::MAX_PLIES, pos.rules());
+    if pos.side_to_move() == Player::X {
+        c
+    } else {
+        c.flip()
     }
 }
 
@@ -205,14 +188,14 @@ fn slice_of<G: Searchable>(
         || now() >= stop_at,
         |p: &Progress<'_, G::Move>| {
             let (score, mate) = for_x(p.score, to_move);
-            let c = Chances::of(pos, p.score);
+            let c = x_chances(pos, p.score);
             report(Report {
                 depth: p.depth,
                 score,
                 mate,
-                x_wins: c.x,
+                x_wins: c.win,
                 draw: c.draw,
-                o_wins: c.o,
+                o_wins: c.loss,
                 pv: pv_notation(p.pv),
                 // Node counts stay far below 2^53, where f64 is exact.
                 nodes: p.nodes as f64,
@@ -232,7 +215,7 @@ where
 {
     let (board, cell) = result.best.board_cell();
     let (score, mate) = for_x(result.score, pos.side_to_move());
-    let chances = Chances::of(pos, result.score);
+    let chances = x_chances(pos, result.score);
     let mut after = *pos;
     after.play_unchecked(result.best);
     let expected = result
@@ -252,9 +235,9 @@ where
             notation: result.best.to_string(),
             score,
             mate,
-            x_wins: chances.x,
+            x_wins: chances.win,
             draw: chances.draw,
-            o_wins: chances.o,
+            o_wins: chances.loss,
             depth: result.depth,
             // Node counts stay far below 2^53, where f64 is exact.
             nodes: result.nodes as f64,
@@ -523,16 +506,16 @@ mod chances_tests {
     #[test]
     fn chances_are_x_s_and_sum_to_one() {
         let mut pos = Ultimate::new(Rules::Standard);
-        let x_to_move = Chances::of(&pos, Eval(150));
+        let x_to_move = x_chances(&pos, Eval(150));
         pos.play_unchecked(Move::from_index(40));
         // O to move and scored +150 for O: the same chances, seen by X.
-        let o_to_move = Chances::of(&pos, Eval(150));
+        let o_to_move = x_chances(&pos, Eval(150));
         for c in [x_to_move, o_to_move] {
-            assert!((c.x + c.draw + c.o - 1.0).abs() < 1e-9);
+            assert!((c.win + c.draw + c.loss - 1.0).abs() < 1e-9);
         }
-        assert!(x_to_move.x > x_to_move.o);
-        assert!(o_to_move.o > o_to_move.x);
-        let won = Chances::of(&pos, Eval::win_in(3));
-        assert_eq!((won.x, won.draw, won.o), (0.0, 0.0, 1.0));
+        assert!(x_to_move.win > x_to_move.loss);
+        assert!(o_to_move.loss > o_to_move.win);
+        let won = x_chances(&pos, Eval::win_in(3));
+        assert_eq!((won.win, won.draw, won.loss), (0.0, 0.0, 1.0));
     }
 }
