@@ -57,6 +57,18 @@ pub struct Report {
     pub nodes: f64,
 }
 
+impl Report {
+    /// This report of the position after `mv`, as a report of the position
+    /// before it: the line starts with `mv`, and a proven end is one ply
+    /// further away. The score and the chances, X's, stay as they are.
+    #[must_use]
+    pub fn after_move(mut self, mv: &str) -> Report {
+        self.pv.insert(0, mv.to_string());
+        self.mate = self.mate.map(|plies| plies + plies.signum());
+        self
+    }
+}
+
 /// X's chances (win for X, draw, loss for X) of the search's `score`, which
 /// is for the side to move in `pos`, by core's [`WinChance`] (the mapping
 /// `uttt calibrate` fitted).
@@ -154,14 +166,15 @@ pub struct Search {
     deadline: f64,
 }
 
-/// A finished search: the answer, and the position the opponent's expected
-/// reply would bring (to ponder on), when the search expects one.
+/// A finished search: the answer, and the opponent's expected reply (to
+/// ponder on), when the search expects one.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Finished {
     /// What the page is told.
     pub reply: SearchReply,
-    /// The position after the chosen move and the expected reply.
-    pub expected: Option<Position>,
+    /// The expected reply in notation, and the position after the chosen
+    /// move and it.
+    pub expected: Option<(String, Position)>,
 }
 
 /// One slice of a search of `pos`: until `slice_end`, or in one go up to
@@ -225,9 +238,9 @@ where
         .map(|&m| {
             let mut next = after;
             next.play_unchecked(m);
-            Position::from(next)
+            (m.to_string(), Position::from(next))
         })
-        .filter(|p| !p.is_over());
+        .filter(|(_, p)| !p.is_over());
     Finished {
         reply: SearchReply {
             board,
@@ -421,6 +434,30 @@ pub(crate) mod tests {
             t.set(t.get() + 1.0);
             t.get()
         }
+    }
+
+    #[test]
+    fn a_report_after_a_move_reads_as_one_of_the_position_before_it() {
+        let report = |mate| Report {
+            depth: 7,
+            score: -40,
+            mate,
+            x_wins: 0.2,
+            draw: 0.3,
+            o_wins: 0.5,
+            pv: vec!["a1".into(), "b2".into()],
+            nodes: 9.0,
+        };
+        let before = report(Some(-3)).after_move("e5");
+        assert_eq!(before.pv, ["e5", "a1", "b2"]);
+        assert_eq!(before.mate, Some(-4));
+        assert_eq!(report(Some(5)).after_move("e5").mate, Some(6));
+        let unproven = report(None).after_move("e5");
+        assert_eq!(
+            (unproven.mate, unproven.score, unproven.depth),
+            (None, -40, 7)
+        );
+        assert_eq!((unproven.x_wins, unproven.o_wins), (0.2, 0.5));
     }
 
     #[test]

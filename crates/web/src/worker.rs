@@ -16,6 +16,13 @@
 //! Master go on searching the position the opponent's expected reply would
 //! bring, slice by slice, until the next request or [`Timing::ponder_ms`]:
 //! when that reply comes, the search carries on from there.
+//!
+//! The page's live evaluation comes from the same searches, as `analysis`
+//! reports of the position a person is to move in: the pondering's, read
+//! back through the expected reply, or an `analyse` request's. An analysis
+//! runs on an engine of its own (the analyst, at Hard), so it never warms or
+//! cools the AI's table: with pondering off, the AI gains nothing from the
+//! person's time.
 
 use serde::Serialize;
 use std::cell::{Cell, RefCell};
@@ -46,8 +53,18 @@ pub enum Request {
         /// expected reply would bring (`ponder: true`; off when missing).
         ponder: bool,
     },
-    /// `{type: 'stop'}`: stops the search or pondering under way; a search
-    /// stopped so gets a `cancelled` error. The engine and its table stay.
+    /// `{type: 'analyse', id, text}`: the position at the cursor of `text`
+    /// analysed by the analyst, slice by slice, until the next request or
+    /// [`Timing::ponder_ms`], each completed depth reported as `analysis`.
+    Analyse {
+        /// Chosen by the page; every report of this analysis carries it.
+        id: u32,
+        /// A record or a position string.
+        text: String,
+    },
+    /// `{type: 'stop'}`: stops the search, pondering or analysis under way;
+    /// a search stopped so gets a `cancelled` error. The engines and their
+    /// tables stay.
     Stop,
     /// `{type: 'newGame', level}`: a game begins; the engine for `level` is
     /// made now (or told to forget the last game), before the first search.
@@ -131,6 +148,11 @@ impl Message {
                 (None, None, None, None) => Ok(Request::NewGame { level }),
                 _ => Err("newGame takes only a level".into()),
             },
+            ("analyse", None) => match (id, text, budget_ms, ponder) {
+                (Some(id), Some(text), None, None) => Ok(Request::Analyse { id, text }),
+                _ => Err("analyse takes an id and a text".into()),
+            },
+            ("analyse", Some(_)) => Err("analyse takes an id and a text".into()),
             ("search" | "newGame", None) => Err("a request needs a level".into()),
             ("stop", None) => match (id, text, budget_ms, ponder) {
                 (None, None, None, None) => Ok(Request::Stop),
@@ -180,6 +202,22 @@ pub enum Reply {
         id: u32,
         /// The move and what the search found.
         reply: SearchReply,
+    },
+    /// Right after the answer to the search `id`: the engine ponders on,
+    /// and `analysis` reports under `id` follow the position the opponent
+    /// is to move in. (A reply of its own: a boolean field on `result`
+    /// cost the wasm 0.7 KB of serializer.)
+    Pondering {
+        /// The search's id.
+        id: u32,
+    },
+    /// A depth of the analysis `id` (or of the pondering after the search
+    /// `id`) is complete: a report of the position the person is to move in.
+    Analysis {
+        /// The request's id.
+        id: u32,
+        /// What the analysis knows so far.
+        report: Report,
     },
     /// A request was refused; `id` is `null` when it had none.
     Error {
@@ -234,15 +272,27 @@ enum Job {
         search: Search,
         ponder: bool,
     },
-    /// Searching the expected position (see [`WebEngine::ponder`]).
-    Ponder(Search),
+    /// Searching a position a person is to move in, reporting it as
+    /// analysis `id`: with the expected `reply`, the pondering after search
+    /// `id` (the AI's engine searches the position after that reply, see
+    /// [`WebEngine::ponder`]); without, the analyst's analysis `id`.
+    Think {
+        id: u32,
+        reply: Option<String>,
+        search: Search,
+    },
 }
 
+/// The level of the analyst's engine: deep enough to teach, and its table
+/// (16 MiB) a quarter of Master's, beside the AI's own.
+const ANALYST_LEVEL: &str = "hard";
+
 /// The worker's state: the engine of the last level used, kept across
-/// searches so its table carries over within a game, and the search or
-/// pondering under way.
+/// searches so its table carries over within a game; the analyst, made at
+/// the first analysis; and the search, pondering or analysis under way.
 pub struct Worker {
     engine: Option<(String, WebEngine)>,
+    analyst: Option<WebEngine>,
     seed: Box<dyn FnMut() -> u64>,
     job: Option<Job>,
     timing: Timing,
@@ -254,6 +304,7 @@ impl Worker {
     pub fn new(seed: Box<dyn FnMut() -> u64>, timing: Timing) -> Worker {
         Worker {
             engine: None,
+            analyst: None,
             seed,
             job: None,
             timing,
@@ -276,13 +327,13 @@ impl Worker {
         }
     }
 
-    /// True while a search or pondering waits for [`Worker::work`].
+    /// True while a search, pondering or analysis waits for [`Worker::work`].
     #[must_use]
     pub fn busy(&self) -> bool {
         self.job.is_some()
     }
 
-    /// Stops the search or pondering under way; a search says so.
+    /// Stops the search, pondering or analysis under way; a search says so.
     fn stop(&mut self, post: &mut dyn FnMut(Reply)) {
         if let Some(Job::Search { id, .. }) = self.job.take() {
             post(Reply::error(
@@ -293,8 +344,8 @@ impl Worker {
     }
 
     /// Takes `request`: answers at once what needs no search, and sets up
-    /// the search that [`Worker::work`] carries out. Any search or
-    /// pondering under way stops first.
+    /// the search that [`Worker::work`] carries out. Any search, pondering
+    /// or analysis under way stops first.
     pub fn handle(&mut self, request: Request, now: &dyn Fn() -> f64, post: &mut dyn FnMut(Reply)) {
         match request {
             Request::Search {
@@ -326,21 +377,49 @@ impl Worker {
                     Err(e) => post(Reply::error(None, e)),
                 }
             }
+            Request::Analyse { id, text } => {
+                self.stop(post);
+                if self.analyst.is_none() {
+                    match WebEngine::create(ANALYST_LEVEL, (self.seed)()) {
+                        Ok(engine) => self.analyst = Some(engine),
+                        Err(e) => return post(Reply::error(Some(id), e)),
+                    }
+                }
+                let Some(analyst) = &self.analyst else { return };
+                match analyst.begin(&text, Some(self.timing.ponder_ms), now) {
+                    Ok(search) => {
+                        self.job = Some(Job::Think {
+                            id,
+                            reply: None,
+                            search,
+                        });
+                    }
+                    Err(e) => post(Reply::error(Some(id), e)),
+                }
+            }
             Request::Stop => self.stop(post),
         }
     }
 
-    /// Runs one slice of the search or pondering under way, posting its
-    /// progress and, when the search ends, its answer. True while there is
-    /// more to do: the caller calls again after a turn of the event loop.
+    /// Runs one slice of the search, pondering or analysis under way,
+    /// posting its progress and, when a search ends, its answer. True while
+    /// there is more to do: the caller calls again after a turn of the event
+    /// loop.
     pub fn work(&mut self, now: &dyn Fn() -> f64, post: &mut dyn FnMut(Reply)) -> bool {
-        let (Some(job), Some((_, engine))) = (self.job.take(), self.engine.as_mut()) else {
+        let Some(job) = self.job.take() else {
             return false;
         };
         let Timing {
             slice_ms,
             ponder_ms,
         } = self.timing;
+        let engine = match &job {
+            Job::Think { reply: None, .. } => self.analyst.as_mut(),
+            Job::Search { .. } | Job::Think { .. } => self.engine.as_mut().map(|(_, e)| e),
+        };
+        let Some(engine) = engine else {
+            return false;
+        };
         self.job = match job {
             Job::Search { id, search, ponder } => {
                 let step = engine.step(&search, slice_ms, now, &mut |report| {
@@ -349,16 +428,22 @@ impl Worker {
                 match step {
                     Ok(None) => Some(Job::Search { id, search, ponder }),
                     Ok(Some(done)) => {
+                        let next = done.expected.filter(|_| ponder && engine.ponders()).map(
+                            |(reply, pos)| {
+                                let start = now();
+                                let search = WebEngine::ponder(pos, start, start + ponder_ms);
+                                let reply = Some(reply);
+                                Job::Think { id, reply, search }
+                            },
+                        );
                         post(Reply::Result {
                             id,
                             reply: done.reply,
                         });
-                        done.expected
-                            .filter(|_| ponder && engine.ponders())
-                            .map(|pos| {
-                                let start = now();
-                                Job::Ponder(WebEngine::ponder(pos, start, start + ponder_ms))
-                            })
+                        if next.is_some() {
+                            post(Reply::Pondering { id });
+                        }
+                        next
                     }
                     Err(e) => {
                         post(Reply::error(Some(id), e));
@@ -366,12 +451,22 @@ impl Worker {
                     }
                 }
             }
-            Job::Ponder(search) => match engine.step(&search, slice_ms, now, &mut |_| {}) {
-                Ok(None) => Some(Job::Ponder(search)),
-                // Pondering ends with the time or when deeper cannot change
-                // the answer; its answer is the table it leaves.
-                Ok(Some(_)) | Err(_) => None,
-            },
+            Job::Think { id, reply, search } => {
+                let step = engine.step(&search, slice_ms, now, &mut |report| {
+                    let report = match &reply {
+                        Some(mv) => report.after_move(mv),
+                        None => report,
+                    };
+                    post(Reply::Analysis { id, report });
+                });
+                match step {
+                    Ok(None) => Some(Job::Think { id, reply, search }),
+                    // It ends with the time or when deeper cannot change the
+                    // answer: its last report stands, and pondering leaves
+                    // the AI's table warm for the reply it expected.
+                    Ok(Some(_)) | Err(_) => None,
+                }
+            }
         };
         self.job.is_some()
     }
@@ -696,19 +791,30 @@ mod tests {
         let mut w = worker(3);
         let first = search_for(1, "ultimate-standard:e5", "hard", 50.0, true);
         let out = replies(&mut w, first);
-        let Some(Reply::Result { reply, .. }) = out.last() else {
+        let [.., Reply::Result { reply, .. }, Reply::Pondering { id: 1 }] = &out[..] else {
             panic!("{out:?}");
         };
         assert!(w.busy(), "the worker does not ponder");
-        let expected = format!("ultimate-standard:e5{}{}", reply.pv[0], reply.pv[1]);
-        // The person thinks: the worker ponders until its time is up.
         let clock = ticking();
+        let expected = format!("ultimate-standard:e5{}{}", reply.pv[0], reply.pv[1]);
+        // The person thinks: the worker ponders until its time is up,
+        // reporting the person's position through the expected reply.
         let mut slices = 0;
-        while w.work(&clock, &mut |r| panic!("pondering replied {r:?}")) {
+        let mut reports = Vec::new();
+        while w.work(&clock, &mut |r| match r {
+            Reply::Analysis { id: 1, report } => reports.push(report),
+            other => panic!("pondering replied {other:?}"),
+        }) {
             slices += 1;
             assert!(slices < 10_000, "pondering never stopped");
         }
         assert!(slices > 10, "{slices} slices of pondering");
+        assert!(reports.len() > 3, "{} reports of pondering", reports.len());
+        assert!(
+            reports.iter().all(|r| r.pv[0] == reply.pv[1]),
+            "{reports:?}"
+        );
+        assert!(reports.windows(2).all(|w| w[0].depth < w[1].depth));
         // The reply comes as expected: the search carries on from the
         // pondered depth, deeper than a fresh engine gets in the same time.
         let out = replies(&mut w, search_for(2, &expected, "hard", 10.0, false));
@@ -737,6 +843,92 @@ mod tests {
             search_for(2, "ultimate-standard:e5", "medium", 50.0, true),
         );
         assert!(!w.busy());
+    }
+
+    /// The analysis replies of `out` under `id`, in order.
+    fn analysis(out: &[Reply], id: u32) -> Vec<&Report> {
+        out.iter()
+            .filter_map(|r| match r {
+                Reply::Analysis { id: i, report } if *i == id => Some(report),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_analysis_reports_each_depth_until_the_next_request_takes_over() {
+        let mut w = worker(5);
+        let clock = ticking();
+        let mut out = Vec::new();
+        let request = Request::Analyse {
+            id: 9,
+            text: "ultimate-standard:e5".into(),
+        };
+        w.handle(request, &clock, &mut |r| out.push(r));
+        assert!(out.is_empty(), "{out:?}");
+        for _ in 0..40 {
+            assert!(w.work(&clock, &mut |r| out.push(r)), "the analysis ended");
+        }
+        let reports = analysis(&out, 9);
+        assert_eq!(reports.len(), out.len(), "{out:?}");
+        assert_eq!(reports[0].depth, 1);
+        assert!(reports.windows(2).all(|w| w[0].depth < w[1].depth));
+        // O is to move after e5: the line starts in board 4, where X sent O.
+        assert!(reports.iter().all(|r| r.pv[0].starts_with(['d', 'e', 'f'])));
+        // A search stops it without a word, and is answered as usual.
+        let out = replies(&mut w, search(10, "ultimate-standard:e5", "easy"));
+        assert!(analysis(&out, 9).is_empty());
+        assert!(matches!(out.last(), Some(Reply::Result { id: 10, .. })));
+        assert!(!w.busy());
+    }
+
+    #[test]
+    fn the_analyst_is_an_engine_of_its_own_and_leaves_the_ais_alone() {
+        let seeds = Rc::new(Cell::new(0));
+        let count = seeds.clone();
+        let mut w = Worker::new(
+            Box::new(move || {
+                count.set(count.get() + 1);
+                1
+            }),
+            TEST_TIMING,
+        );
+        replies(&mut w, search(1, "ultimate-standard:", "easy"));
+        let clock = ticking();
+        for id in [2, 3] {
+            let request = Request::Analyse {
+                id,
+                text: "ultimate-standard:e5".into(),
+            };
+            w.handle(request, &clock, &mut |r| panic!("{r:?}"));
+            w.work(&clock, &mut |_| {});
+        }
+        // One analyst for both analyses; the AI's Easy engine is still there.
+        assert_eq!(seeds.get(), 2);
+        assert!(matches!(&w.engine, Some((level, _)) if level == "easy"));
+        replies(&mut w, search(4, "ultimate-standard:e5", "easy"));
+        assert_eq!(seeds.get(), 2);
+    }
+
+    #[test]
+    fn a_bad_analysis_is_refused_under_its_id() {
+        let mut w = worker(5);
+        for (text, code) in [
+            ("ultimate-standard:zz", "parse-error"),
+            ("classic:a1b1a2b2a3", "game-over"),
+        ] {
+            let mut out = Vec::new();
+            let request = Request::Analyse {
+                id: 4,
+                text: text.into(),
+            };
+            w.handle(request, &ticking(), &mut |r| out.push(r));
+            assert!(
+                matches!(&out[..], [Reply::Error { id: Some(4), code: c, .. }] if *c == code),
+                "{out:?}"
+            );
+            assert!(!w.busy());
+        }
     }
 
     #[test]

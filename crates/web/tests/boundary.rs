@@ -191,6 +191,13 @@ fn the_worker_reads_only_requests_it_knows() {
     ));
     assert_eq!(read_request(&json(r#"{"type":"stop"}"#)), Ok(Request::Stop));
     assert_eq!(
+        read_request(&json(r#"{"type":"analyse","id":3,"text":"classic:a1"}"#)),
+        Ok(Request::Analyse {
+            id: 3,
+            text: "classic:a1".into()
+        })
+    );
+    assert_eq!(
         read_request(&json(r#"{"type":"newGame","level":"hard"}"#)),
         Ok(Request::NewGame {
             level: "hard".into()
@@ -222,6 +229,15 @@ fn the_worker_reads_only_requests_it_knows() {
         (r#"{"type":"stop","level":"hard"}"#, None),
         (r#"{"type":"newGame","level":"hard","ponder":false}"#, None),
         (r#"{"id":10}"#, Some(10)),
+        (r#"{"type":"analyse","id":13}"#, Some(13)),
+        (
+            r#"{"type":"analyse","id":14,"text":"classic:","level":"hard"}"#,
+            Some(14),
+        ),
+        (
+            r#"{"type":"analyse","id":15,"text":"classic:","budgetMs":100}"#,
+            Some(15),
+        ),
         ("null", None),
         (r#""search""#, None),
     ] {
