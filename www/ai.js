@@ -40,15 +40,22 @@ function failure(code, message) {
 /**
  * A client for www/worker.js (its message loop: crates/web/src/worker.rs).
  * `onProgress(report)` receives progress of the current search only;
- * `onTrouble(kind, detail, reason)` hears 'restarting' and 'failed'.
+ * `onAnalysis(report)` the reports of the current analysis (see analyse) or
+ * of the pondering after the last answer, both of the position the person
+ * is to move in; `onTrouble(kind, detail, reason)` hears 'restarting' and 'failed'.
  * The reason of 'restarting' is 'crash' (an error, or a failed load),
  * 'silent' (the worker stopped answering without an error: closed or
  * terminated) or 'slow' (the search went over its budget and the margin).
  */
 export class AiClient {
-  constructor({ onProgress = () => {}, onTrouble = () => {} } = {}) {
+  constructor({ onProgress = () => {}, onAnalysis = () => {}, onTrouble = () => {} } = {}) {
     this.onProgress = onProgress;
+    this.onAnalysis = onAnalysis;
     this.onTrouble = onTrouble;
+    /** The id whose 'analysis' reports are current: an analysis's, or a pondering search's. */
+    this.analysisId = null;
+    /** True while the analysis reports come from pondering after an answer. */
+    this.pondering = false;
     this.nextId = 1;
     this.pending = null;
     this.worker = null;
@@ -95,6 +102,7 @@ export class AiClient {
   }
 
   kill() {
+    this.endAnalysis();
     clearTimeout(this.loadTimer);
     this.loadTimer = null;
     if (this.pending) this.disarm(this.pending);
@@ -217,10 +225,20 @@ export class AiClient {
       case 'progress':
         if (current) this.onProgress(message.report);
         break;
+      case 'analysis':
+        if (message.id === this.analysisId && this.analysisId !== null) this.onAnalysis(message.report);
+        break;
       case 'result':
         if (current) {
           this.settle(job);
           job.resolve(message.reply);
+        }
+        break;
+      case 'pondering':
+        // Right after the answer: nothing was asked since, or the id moved on.
+        if (!this.pending && this.analysisId === null && message.id === this.nextId - 1) {
+          this.analysisId = message.id;
+          this.pondering = true;
         }
         break;
       case 'error':
@@ -249,6 +267,7 @@ export class AiClient {
    * (see stopPondering).
    */
   search({ text, level, budgetMs, ponder = false }) {
+    this.endAnalysis();
     if (this.pending) this.cancel();
     return new Promise((resolve, reject) => {
       const job = { text, level, budgetMs, ponder: Boolean(ponder), resolve, reject, attempts: 0, step: null, timer: null };
@@ -280,8 +299,32 @@ export class AiClient {
     job.reject(failure('cancelled', 'the search was cancelled'));
   }
 
-  /** Stops the worker's pondering, if it ponders: the position it expected is gone. */
+  /**
+   * Analyses the position `text` (record or position string) in the
+   * worker's analyst, until the next request: its reports go to
+   * onAnalysis. Nothing waits for it, so it has no deadline; a worker that
+   * died meanwhile is replaced by the next search's. False (nothing sent)
+   * while a search is outstanding or there is no worker.
+   */
+  analyse(text) {
+    if (this.pending || !this.worker) return false;
+    const id = this.nextId;
+    this.nextId += 1;
+    this.analysisId = id;
+    this.pondering = false;
+    this.post({ type: 'analyse', id, text });
+    return true;
+  }
+
+  /** Reports from before now are not current any more. */
+  endAnalysis() {
+    this.analysisId = null;
+    this.pondering = false;
+  }
+
+  /** Stops the worker's pondering or analysis, if any: the position it was about is gone. */
   stopPondering() {
+    this.endAnalysis();
     if (!this.pending) this.post({ type: 'stop' });
   }
 

@@ -10,6 +10,8 @@
 // - `uttt:progress` detail = a search progress report of the AI's move; the
 //                    last is its answer, the move it plays first in `pv`;
 //                    xWins, draw and oWins are its chances (0-1);
+// - `uttt:analysis` detail = a report of the live evaluation, the same
+//                    fields, of the shown position (see maybeAnalyse);
 // - `uttt:history`  no detail, after the history of games changed.
 //
 // Online (onlineEnter ... onlineLeave): the server's game replaces the local
@@ -56,6 +58,12 @@ const state = {
   paused: false,
   /** True once the player chose "Continue from here": the AI moves from an earlier position. */
   live: false,
+  /** Whether the shown position is analysed while a person is to move (the bar is shown). */
+  liveEval: false,
+  /** The position the worker analyses for the live evaluation, or null. */
+  analysed: null,
+  /** The pondering's last report, kept while the AI's move waits to be shown. */
+  heldReport: null,
   saveFailed: false,
   branchGuard: null,
   /**
@@ -256,6 +264,44 @@ function commit({ played = false } = {}) {
   emit('uttt:state', detail);
   if (finished) emit('uttt:gameover', detail);
   maybeStartAi();
+  maybeAnalyse();
+}
+
+/**
+ * True when the shown position should be analysed: the bar is shown, the
+ * tab is visible, the AI is not searching, the position is not over, and a
+ * person is to move in it (or is looking back at an earlier one). Never
+ * online, where it would help one player against the other, nor in AI
+ * against AI, whose own searches are on the bar.
+ */
+function wantsAnalysis() {
+  const { mode } = state.settings;
+  if (!ai || !state.liveEval || document.hidden || state.online) return false;
+  if (state.thinking || ai.busy || state.view.outcome !== null || mode === 'watch') return false;
+  return mode === 'human' || state.view.ply < state.view.length || !isAiTurn();
+}
+
+/**
+ * Starts, keeps or stops the live evaluation of the shown position. At the
+ * live position after the AI's answer, the pondering already searches it
+ * (through the expected reply), so its reports are used instead.
+ */
+function maybeAnalyse() {
+  if (!ai) return;
+  const held = state.heldReport;
+  state.heldReport = null;
+  if (!wantsAnalysis()) {
+    if (state.analysed !== null && !ai.busy) ai.stopPondering();
+    state.analysed = null;
+    return;
+  }
+  if (ai.pondering && state.view.ply === state.view.length) {
+    if (held) emit('uttt:analysis', held);
+    return;
+  }
+  const text = state.game.positionString();
+  if (state.analysed === text && ai.analysisId !== null) return;
+  state.analysed = ai.analyse(text) ? text : null;
 }
 
 function notify(text, tone = 'warn') {
@@ -270,6 +316,7 @@ function clearNotice() {
 
 function stopAi() {
   token += 1;
+  state.analysed = null;
   if (state.thinking || (ai && ai.busy)) {
     state.thinking = false;
     if (ai) ai.cancel();
@@ -300,6 +347,7 @@ function maybeStartAi({ step = false } = {}) {
   const started = performance.now();
   const least = watching ? Math.max(WATCH_DELAY_MS[state.settings.speed] ?? 0, 150) : MIN_AI_MS;
   state.thinking = true;
+  state.analysed = null;
   renderPage();
   emit('uttt:state', getState());
   ai.search({ text, level, budgetMs: budgetFor(level), ponder: pondering() }).then(
@@ -721,7 +769,20 @@ export function setBranchGuard(fn) {
 export function analyse({ ms = 1000, level = 'master' } = {}) {
   if (!ai) return Promise.reject(new Error('the AI is not available'));
   if (state.thinking) return Promise.reject(Object.assign(new Error('the AI is thinking'), { code: 'busy' }));
-  return ai.search({ text: state.game.positionString(), level, budgetMs: ms });
+  state.analysed = null;
+  const answer = ai.search({ text: state.game.positionString(), level, budgetMs: ms });
+  // The live evaluation goes on once the hint is answered.
+  answer.then(maybeAnalyse, maybeAnalyse);
+  return answer;
+}
+
+/**
+ * Turns the live evaluation on or off (the page calls it as the evaluation
+ * bar is shown or hidden).
+ */
+export function setLiveEval(on) {
+  state.liveEval = Boolean(on);
+  maybeAnalyse();
 }
 
 function restoreGame() {
@@ -788,7 +849,10 @@ export function start({ render, aiClient, levels, confirm }) {
   });
   // Nobody thinks about a hidden tab: pondering would only spend the battery.
   document.addEventListener('visibilitychange', () => {
-    if (document.hidden && ai) ai.stopPondering();
+    if (document.hidden && ai) {
+      ai.stopPondering();
+      state.analysed = null;
+    } else maybeAnalyse();
   });
 }
 
@@ -807,4 +871,16 @@ export function aiTrouble(kind, detail, reason) {
 export function aiProgress(report) {
   const { depth, score, mate, xWins, draw, oWins, pv, nodes } = report;
   emit('uttt:progress', { depth, score, mate, xWins, draw, oWins, pv, nodes });
+}
+
+/**
+ * Called for each report of the analysis or pondering under way, of the
+ * position the person is to move in. While the AI's answer waits to be
+ * shown, the board is one move behind: the last report is held till then.
+ */
+export function aiAnalysis(report) {
+  const { depth, score, mate, xWins, draw, oWins, pv, nodes } = report;
+  const detail = { depth, score, mate, xWins, draw, oWins, pv, nodes };
+  if (state.thinking) state.heldReport = detail;
+  else emit('uttt:analysis', detail);
 }

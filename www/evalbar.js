@@ -1,7 +1,9 @@
 // The evaluation bar (#eval-bar, Moves tab): X's, the draw's and O's chances
-// in the shown position, from the AI's search reports (`uttt:progress`) or a
-// hint's answer, and the result once the game is over. The chances come from
-// the worker, which maps the search's score by core's fitted WinChance.
+// in the shown position and the best line from it, from the AI's search
+// reports (`uttt:progress`), the live evaluation while a person is to move
+// (`uttt:analysis`) or a hint's answer, and the result once the game is
+// over. The chances come from the worker, which maps the search's score by
+// core's fitted WinChance.
 
 import { t, onLangChange } from './i18n.js';
 import { oneMoveOn } from './a11y.js';
@@ -12,6 +14,9 @@ function mateText(plies) {
   const n = Math.ceil(Math.abs(plies) / 2);
   return t(plies > 0 ? 'eval.xMate' : 'eval.oMate', { n });
 }
+
+/** How many moves of the best line are shown. */
+const LINE_MOVES = 8;
 
 /** A chance (0-1) as a whole percentage. */
 function percent(p) {
@@ -52,18 +57,35 @@ export function evalView(progress, result = null) {
 export function initEvalBar(host, controller, display) {
   const fill = el('div', { class: 'eval-fill' });
   const text = el('p', { class: 'eval-text', 'data-testid': 'eval-text' });
+  const line = el('p', { class: 'eval-line', 'data-testid': 'eval-line' });
   host.classList.add('eval-bar');
-  host.replaceChildren(el('div', { class: 'eval-track', 'aria-hidden': 'true' }, fill), text);
+  host.replaceChildren(el('div', { class: 'eval-track', 'aria-hidden': 'true' }, fill), text, line);
 
   let state = controller.getState();
   let progress = null;
+  // True while `progress` is a search of the position one move back (the
+  // AI's last report, kept across its move): any live report replaces it.
+  let carried = false;
 
   const draw = () => {
     host.hidden = !display.showEval;
-    const view = evalView(progress, state.over ? state.result : null);
+    const over = state.over ? state.result : null;
+    const view = evalView(progress, over);
     // CSSOM, not a style attribute: allowed under the strict CSP.
     fill.style.setProperty('--x-share', String(view.share));
     text.replaceChildren(el('span', { class: 'visually-hidden', text: `${t('eval.label')}: ` }), view.text);
+    const moves = !over && Array.isArray(progress?.pv) ? progress.pv.slice(0, LINE_MOVES) : [];
+    line.textContent = moves.length ? t('eval.line', { moves: moves.join(' ') }) : '';
+  };
+  const show = (report, live) => {
+    // A live analysis starts again at depth 1 after each request: it
+    // replaces a deeper evaluation of the same position (a hint's) only once
+    // it is as deep, or proven.
+    const shallower = progress && !carried && typeof progress.depth === 'number' && report.depth < progress.depth;
+    if (live && shallower && typeof report.mate !== 'number') return;
+    progress = report;
+    carried = false;
+    draw();
   };
   const translate = () => {
     host.setAttribute('aria-label', t('eval.label'));
@@ -78,19 +100,24 @@ export function initEvalBar(host, controller, display) {
     // a jump, undo, load or new game it described another position.
     const moved = before.record !== state.record || before.cursor !== state.cursor;
     if (moved && !oneMoveOn(before, state)) progress = null;
+    else if (moved && progress) {
+      // One move on: the line goes on after the move played, if it was the
+      // line's first; otherwise the line is unknown until the next report.
+      const played = state.moves[state.cursor - 1];
+      const pv = Array.isArray(progress.pv) && progress.pv[0] === played ? progress.pv.slice(1) : [];
+      progress = { ...progress, pv };
+      carried = true;
+    }
     draw();
   });
-  document.addEventListener('uttt:progress', (event) => {
-    progress = event.detail;
-    draw();
-  });
+  document.addEventListener('uttt:progress', (event) => show(event.detail, false));
+  document.addEventListener('uttt:analysis', (event) => show(event.detail, true));
   display.onChange(draw);
   onLangChange(translate);
   translate();
   return {
     show(report) {
-      progress = report;
-      draw();
+      show(report, false);
     },
   };
 }

@@ -57,7 +57,7 @@ async function boot() {
     board.render(page.view, { interactive: page.interactive });
     renderChrome(page);
   };
-  const ai = new AiClient({ onProgress: controller.aiProgress, onTrouble: controller.aiTrouble });
+  const ai = new AiClient({ onProgress: controller.aiProgress, onAnalysis: controller.aiAnalysis, onTrouble: controller.aiTrouble });
   fillLevels(levelList, 'medium');
   controller.start({ render, aiClient: ai, levels: levelList, confirm: confirmLeave });
   bindChrome(controller);
@@ -74,6 +74,9 @@ async function boot() {
   registerServiceWorker();
   const display = initDisplayOptions(document.getElementById('display-options'));
   const evalBar = initEvalBar(document.getElementById('eval-bar'), controller, display);
+  // The live evaluation runs only while its bar is shown.
+  controller.setLiveEval(display.showEval);
+  display.onChange(() => controller.setLiveEval(display.showEval));
   const hint = initHint(controller, { display, evalBar });
   const moves = initMoveList(document.getElementById('review-panel'), controller);
   const sharing = initSharing(document.getElementById('share-host'), controller, { focusMoves: moves.focus });

@@ -231,10 +231,11 @@ export default {
   'review.restored': 'Your previous game is back: {count} moves.',
   // ---- evaluation and hint ----
   'eval.label': 'Evaluation',
-  'eval.none': 'No evaluation yet: it appears while the AI searches or after a hint.',
+  'eval.none': 'No evaluation yet: it appears while the engine searches.',
   'eval.chances': 'X {x}% · draw {draw}% · O {o}%',
   'eval.xMate': 'X wins in {n}',
   'eval.oMate': 'O wins in {n}',
+  'eval.line': 'Best line: {moves}',
   'eval.depth': 'depth {depth}',
   'eval.xWon': 'X has won',
   'eval.oWon': 'O has won',

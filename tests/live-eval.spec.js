@@ -1,0 +1,116 @@
+// The live evaluation: while a person is to move, the worker analyses the
+// shown position and the evaluation bar and its best line follow it. It never
+// plays a move, stops while the bar is hidden, and does not slow the AI.
+
+import { test, expect } from './support/fixtures.js';
+import { open, choose, cell, expectMarks, markCount, aiIdle, showTab, newGame } from './game-helpers.js';
+
+/** Counts the page's live-evaluation reports in window.__analysis. */
+async function watchAnalysis(page) {
+  await page.evaluate(() => {
+    window.__analysis = [];
+    document.addEventListener('uttt:analysis', (event) => window.__analysis.push(event.detail));
+  });
+}
+
+/** The small board (0-8) of a move in notation (column a-i, row 1-9 from the top). */
+function boardOf(move) {
+  const col = move.charCodeAt(0) - 97;
+  const row = Number(move.slice(1)) - 1;
+  return Math.floor(row / 3) * 3 + Math.floor(col / 3);
+}
+
+/** The first move of the bar's best line, or null. */
+async function lineStart(page) {
+  const text = await page.getByTestId('eval-line').textContent();
+  return /Best line: ([a-i][1-9])/.exec(text)?.[1] ?? null;
+}
+
+async function setBar(page, shown) {
+  await showTab(page, 'game');
+  if (shown) await page.locator('#opt-show-eval').check();
+  else await page.locator('#opt-show-eval').uncheck();
+  await showTab(page, 'moves');
+}
+
+test('the bar follows the position a person is to move in, never plays, and rests while hidden', async ({ page }) => {
+  await open(page);
+  await choose(page, { mode: 'human' });
+  await watchAnalysis(page);
+  // Nobody searches for a move in two-player play: the evaluation is the live one.
+  await expect(page.getByTestId('eval-text')).toContainText(/X \d+% · draw \d+% · O \d+% · depth \d+/);
+  await expect(page.getByTestId('eval-line')).toContainText(/^Best line: [a-i][1-9]( [a-i][1-9])+/);
+
+  await cell(page, 4, 4).click();
+  // O is sent to the centre board: the line from the new position starts there.
+  await expect.poll(async () => boardOf((await lineStart(page)) ?? 'a1'), { timeout: 10_000 }).toBe(4);
+  const depths = await page.evaluate(() => window.__analysis.map((r) => r.depth));
+  expect(depths.length).toBeGreaterThan(2);
+  await page.waitForTimeout(1000);
+  expect(await markCount(page)).toBe(1);
+
+  await setBar(page, false);
+  await page.evaluate(() => {
+    window.__analysis = [];
+  });
+  await page.waitForTimeout(1000);
+  expect(await page.evaluate(() => window.__analysis.length)).toBe(0);
+  await setBar(page, true);
+  await expect.poll(() => page.evaluate(() => window.__analysis.length), { timeout: 10_000 }).toBeGreaterThan(0);
+  expect(await markCount(page)).toBe(1);
+});
+
+test('looking back in a game against the AI, the bar follows the shown position and the AI waits', async ({ page }) => {
+  await open(page);
+  await choose(page, { mode: 'ai-x', level: 'easy' });
+  await cell(page, 4, 4).click();
+  await expectMarks(page, 2);
+  await aiIdle(page);
+  await watchAnalysis(page);
+  await page.locator('#review-panel [data-nav="first"]').click();
+  await expectMarks(page, 0);
+  // The start position: X to move anywhere, and the line is X's.
+  await expect.poll(() => page.evaluate(() => window.__analysis.length), { timeout: 10_000 }).toBeGreaterThan(1);
+  await expect(page.getByTestId('eval-line')).toContainText(/^Best line: [a-i][1-9]/);
+  await page.waitForTimeout(800);
+  await expectMarks(page, 0);
+  await page.locator('#review-panel [data-nav="last"]').click();
+  await expectMarks(page, 2);
+  // Back at the live position X is to move in the board O sent it to.
+  const o = await page.locator('#board button[data-mark="o"]').getAttribute('data-cell');
+  const free = await page.locator(`#board .small[data-board="${o}"]`).getAttribute('data-playable');
+  if (free === 'true') await expect.poll(async () => boardOf((await lineStart(page)) ?? 'a1'), { timeout: 10_000 }).toBe(Number(o));
+  await page.waitForTimeout(800);
+  await expectMarks(page, 2);
+});
+
+// @quiet: timed alone (see playwright.config.js).
+test('the AI answers as fast with the live evaluation on as with it off', { tag: '@quiet' }, async ({ page }, testInfo) => {
+  await open(page);
+  await choose(page, { mode: 'ai-x', level: 'hard' });
+  const reply = async () => {
+    const started = Date.now();
+    await cell(page, 4, 4).click();
+    await expectMarks(page, 2, { timeout: 10_000 });
+    const ms = Date.now() - started;
+    await aiIdle(page);
+    return ms;
+  };
+  // Off first, so the run with it on meets the analyst already made.
+  await setBar(page, false);
+  const off = await reply();
+  await newGame(page);
+  await expectMarks(page, 0);
+  await setBar(page, true);
+  await watchAnalysis(page);
+  // The person thinks while the analyst works on the start position.
+  await expect.poll(() => page.evaluate(() => window.__analysis.length), { timeout: 10_000 }).toBeGreaterThan(2);
+  await page.waitForTimeout(1000);
+  const on = await reply();
+  const figures = { replyMsBarHidden: off, replyMsLiveEvaluation: on };
+  testInfo.annotations.push({ type: 'figures', description: JSON.stringify(figures) });
+  console.log(`live evaluation figures: ${JSON.stringify(figures)}`);
+  // Hard spends its whole second either way; a worker that finished an
+  // analysis slice late, or searched on, would add to it.
+  expect(on).toBeLessThan(off + 250);
+});
