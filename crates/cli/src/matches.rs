@@ -153,6 +153,10 @@ impl Spec {
                 "aspiration" => options.aspiration = switch(v)?,
                 "dead" => options.dead_draws = switch(v)?,
                 "qs" => options.quiescence = switch(v)?,
+                "contempt" => {
+                    options.contempt =
+                        in_range(&format!("`{opt}`"), num(v)?, 0, MAX_CONTEMPT)? as i32
+                }
                 "ponder" => ponder = switch(v)?,
                 "delay" => {
                     delay_ms = in_range(&format!("`{opt}` (ms)"), num(v)?, 0, MAX_MOVETIME_MS)?
@@ -160,7 +164,7 @@ impl Spec {
                 _ => {
                     return Err(format!(
                         "unknown engine option `{k}` (movetime, nodes, depth, weights, table, \
-                         ponder, delay, lmr, lmp, singular, aspiration, qs, dead)"
+                         ponder, delay, lmr, lmp, singular, aspiration, qs, dead, contempt)"
                     ))
                 }
             }
@@ -623,6 +627,9 @@ const MAX_TABLE_MIB: u64 = 4096;
 const MAX_NODES: u64 = 10_000_000_000;
 /// The most tuning iterations.
 const MAX_ITERATIONS: u64 = 1_000_000;
+/// The largest contempt (`@contempt=`): two small boards' worth, past
+/// which an engine would rather lose than draw.
+const MAX_CONTEMPT: u64 = 200;
 
 struct Options {
     game: GameChoice,
@@ -1087,6 +1094,7 @@ mod tests {
                     aspiration: true,
                     dead_draws: true,
                     quiescence: true,
+                    contempt: 0,
                 },
                 ..
             })

@@ -109,7 +109,7 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
                 pos.tutorial_eval()
             } else {
                 match outcome {
-                    Outcome::Draw => 0,
+                    Outcome::Draw => self.draw_score(ply),
                     Outcome::Win(p) if p == pos.side_to_move() => Eval::MATE - ply as i32,
                     Outcome::Win(_) => -(Eval::MATE - ply as i32),
                 }
@@ -123,7 +123,21 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
         if pos.faces_a_fork() {
             return Some(-(Eval::MATE - (ply as i32 + 2)));
         }
-        (self.engine.options.dead_draws && pos.dead_draw()).then_some(0)
+        (self.engine.options.dead_draws && pos.dead_draw()).then(|| self.draw_score(ply))
+    }
+
+    /// A draw's score for the side to move at `ply`: the root's side (even
+    /// plies) counts the contempt against it, its opponent for it. A
+    /// position has one side to move, so it is always reached at plies of
+    /// one parity, and the table's draw scores stay consistent.
+    #[inline]
+    fn draw_score(&self, ply: usize) -> i32 {
+        let contempt = self.engine.options.contempt;
+        if ply % 2 == 0 {
+            -contempt
+        } else {
+            contempt
+        }
     }
 
     /// Copies the child's principal variation behind `m` at `ply`.

@@ -79,6 +79,11 @@ pub struct SearchOptions {
     pub dead_draws: bool,
     /// Follow board-winning moves past the horizon.
     pub quiescence: bool,
+    /// How much worse than nothing a draw is for the side to move at the
+    /// root (and better for its opponent), in score units (about 100 a
+    /// small board): above 0 the engine plays on for a win rather than
+    /// settle for a draw. 0, an even draw, by default.
+    pub contempt: i32,
 }
 
 impl Default for SearchOptions {
@@ -90,6 +95,7 @@ impl Default for SearchOptions {
             aspiration: true,
             dead_draws: true,
             quiescence: true,
+            contempt: 0,
         }
     }
 }

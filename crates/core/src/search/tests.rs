@@ -653,3 +653,19 @@ fn resume_searches_another_position_from_the_start() {
         .unwrap();
     assert_eq!(depths.first(), Some(&1));
 }
+
+#[test]
+fn contempt_scores_a_draw_against_the_side_to_move_at_the_root() {
+    // Classic is a draw with best play: searched to the end, the root's
+    // side sees the contempt against it, whichever side it is.
+    let after_one = Classic::new().play(ClassicMove(4)).unwrap();
+    for pos in [Classic::new(), after_one] {
+        let mut e = Engine::for_level(Level::Hard, 0);
+        e.set_options(SearchOptions {
+            contempt: 30,
+            ..SearchOptions::default()
+        });
+        let r = e.choose(&pos, || false, |_| {}).unwrap();
+        assert_eq!(r.score, Eval(-30), "{pos:?}");
+    }
+}
