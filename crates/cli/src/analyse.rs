@@ -1,10 +1,13 @@
-//! `uttt analyse`: the engine's thoughts on a record or position, depth by depth.
+//! `uttt analyse`: the engine's thoughts on a record or position, depth by
+//! depth, or (`--game`) a review of every move of a game.
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use uttt_core::record::{parse_position, parse_record, AnyGame};
-use uttt_core::search::{Level, Progress, Searchable, WinChance};
+use uttt_core::search::review::{review, Mark, Summary};
+use uttt_core::search::{Engine as Search, Level, Limits, Progress, Searchable, WinChance};
+use uttt_core::Player;
 
 use crate::ai::Engine;
 use crate::args::{Spec, UsageError, MAX_DEPTH};
@@ -16,6 +19,7 @@ pub const HELP: &str = "\
 uttt analyse: show the engine's search, depth by depth, on a game or position
 
 Usage: uttt analyse RECORD|POSITION [--movetime MS] [--depth N]
+       uttt analyse --game RECORD [--nodes N]
 
 RECORD is a game record as `uttt play` prints it (e.g. ultimate-standard:e5e4);
 the position after its last move is analysed. POSITION is a position string
@@ -26,19 +30,31 @@ Each completed depth prints its score (for the side to move; `win in N` /
 variation. The engine is the Master search with its larger table. A
 position with a single legal move is searched to depth 8 only, as in play.
 
+With --game, every move of the record is reviewed instead: each position is
+searched by Hard within N nodes (so a review is the same on every machine),
+and each move is marked by how much of the mover's expected score (a win 1, a
+draw 1/2, by uttt calibrate's fit) it gave away against the engine's move:
+best (the engine's move, or under 0.01), good (up to 0.05), inaccuracy (up to
+0.10), mistake (up to 0.20) or blunder (more). The engine's move and line are
+shown beside every other move, and each player's accuracy (100 times one
+minus the mean loss) and marks at the end.
+
 Options:
   --movetime MS  think this long (default 1000)
   --depth N      stop after depth N (1-81) even if time is left
+  --game RECORD  review every move of RECORD
+  --nodes N      with --game: nodes per position (1000-100000000, default 200000)
   -h, --help     this text
 
 Examples:
   uttt analyse ultimate-standard:e5e4d2
   uttt analyse classic:b2a1 --depth 9
+  uttt analyse --game classic:a1e5i9c1
   uttt analyse 'ultimate-standard ........./........./........./........./....x..../........./........./........./......... 4' --movetime 3000
 ";
 
 const SPEC: Spec = Spec {
-    values: &["movetime", "depth"],
+    values: &["movetime", "depth", "game", "nodes"],
     switches: &[],
 };
 
@@ -51,6 +67,23 @@ pub fn run(args: &[String]) -> Result<ExitCode, UsageError> {
     if p.help {
         out!("{HELP}");
         return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(record) = p.value("game") {
+        if !p.positional.is_empty() || p.value("movetime").is_some() || p.value("depth").is_some() {
+            return Err(usage!(
+                "--game takes the record itself and only --nodes besides"
+            ));
+        }
+        let nodes = p.number("nodes", 1_000u64, 100_000_000, 200_000)?;
+        let game = parse_record(record).map_err(|e| usage!("cannot read the record: {e}"))?;
+        match game {
+            AnyGame::Ultimate(h) => review_game(h.start(), h.moves(), nodes),
+            AnyGame::Classic(h) => review_game(h.start(), h.moves(), nodes),
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    if p.value("nodes").is_some() {
+        return Err(usage!("--nodes goes with --game"));
     }
     p.at_most_positional(1)?;
     let text = p.positional.first().ok_or_else(|| {
@@ -130,4 +163,57 @@ fn analyse<G: Front + Searchable>(
         100.0 * c.loss
     );
     Ok(())
+}
+
+/// Prints the review of the game from `start` through `moves`: one line a
+/// move, then each player's summary.
+fn review_game<G: Searchable>(start: &G, moves: &[G::Move], nodes: u64) {
+    let mut engine = Search::new(Level::Hard, 1, Level::Hard.table_bytes());
+    engine.set_limits(Limits {
+        max_depth: MAX_DEPTH,
+        max_nodes: nodes,
+    });
+    let started = Instant::now();
+    let reviews = review(&mut engine, start, moves);
+    outln!("ply  move  by  mark        loss   engine's move and line");
+    for (i, r) in reviews.iter().enumerate() {
+        let line: Vec<String> = r
+            .best_line
+            .iter()
+            .take(6)
+            .map(ToString::to_string)
+            .collect();
+        let better = if r.played == r.best {
+            String::new()
+        } else {
+            format!("{}  ({})", r.best, line.join(" "))
+        };
+        outln!(
+            "{:>3}  {:<4}  {}   {:<10}  {:>5.3}  {}",
+            i + 1,
+            r.played.to_string(),
+            r.mover,
+            r.mark.name(),
+            r.loss,
+            better
+        );
+    }
+    for player in [Player::X, Player::O] {
+        let s = Summary::of(&reviews, player);
+        let counts: Vec<String> = Mark::ALL
+            .iter()
+            .map(|m| format!("{} {}", m.name(), s.counts[*m as usize]))
+            .collect();
+        outln!(
+            "{player}: accuracy {:.1}%; {}",
+            s.accuracy,
+            counts.join(", ")
+        );
+    }
+    outln!(
+        "reviewed {} of {} moves in {:.1} s, Hard at {nodes} nodes a position",
+        reviews.len(),
+        moves.len(),
+        started.elapsed().as_secs_f64()
+    );
 }

@@ -123,3 +123,51 @@ fn analyse_stops_at_the_end_of_the_game() {
     assert!(last_depth.starts_with(" 8 "), "{}", r.stdout);
     assert!(best_line(&r.stdout).contains("(depth 8, score +0.00"));
 }
+
+#[test]
+fn a_game_review_marks_a_planted_blunder_and_sums_up_each_player() {
+    // X a1, O b2, X c3: O must take an edge; the corner c1 lets X fork.
+    let r = run(&["analyse", "--game", "classic:a1b2c3c1a3"], "");
+    assert!(r.status.success(), "{}", r.stderr);
+    let move_line = |ply: &str| {
+        r.stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with(ply))
+            .unwrap_or_else(|| panic!("no line for {ply} in {}", r.stdout))
+    };
+    assert!(
+        move_line("4  c1    O   blunder").contains("0.500"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        move_line("2  b2    O   best").contains("0.000"),
+        "{}",
+        r.stdout
+    );
+    assert!(r
+        .stdout
+        .contains("O: accuracy 75.0%; best 1, good 0, inaccuracy 0, mistake 0, blunder 1"));
+    assert!(r.stdout.contains("X: accuracy 100.0%"));
+    assert!(r.stdout.contains("reviewed 5 of 5 moves"));
+}
+
+#[test]
+fn a_game_review_refuses_what_it_cannot_review() {
+    for args in [
+        &["analyse", "--game", "classic:a1a1"][..],
+        &["analyse", "--game", "classic x.o/.x./o.."],
+        &["analyse", "--game", "classic:a1", "--depth", "3"],
+        &["analyse", "--game", "classic:a1", "--nodes", "5"],
+        &["analyse", "classic:a1", "--nodes", "5000"],
+    ] {
+        let r = run(args, "");
+        assert_eq!(r.status.code(), Some(2), "{args:?}: {}", r.stdout);
+        assert!(r.stdout.is_empty(), "{args:?}: {}", r.stdout);
+        assert!(
+            r.stderr.contains("Run `uttt analyse --help`"),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+}

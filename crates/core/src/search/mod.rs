@@ -111,6 +111,7 @@ mod engine;
 mod eval;
 mod level;
 mod reductions;
+pub mod review;
 mod rng;
 mod searchable;
 mod tt;
