@@ -56,6 +56,8 @@ export class AiClient {
     this.analysisId = null;
     /** True while the analysis reports come from pondering after an answer. */
     this.pondering = false;
+    /** The id of the last search answered, until anything else is asked. */
+    this.answered = null;
     this.nextId = 1;
     this.pending = null;
     this.worker = null;
@@ -231,12 +233,13 @@ export class AiClient {
       case 'result':
         if (current) {
           this.settle(job);
+          this.answered = job.id;
           job.resolve(message.reply);
         }
         break;
       case 'pondering':
-        // Right after the answer: nothing was asked since, or the id moved on.
-        if (!this.pending && this.analysisId === null && message.id === this.nextId - 1) {
+        // Only if nothing was asked or stopped since the answer.
+        if (message.id === this.answered) {
           this.analysisId = message.id;
           this.pondering = true;
         }
@@ -310,8 +313,8 @@ export class AiClient {
     if (this.pending || !this.worker) return false;
     const id = this.nextId;
     this.nextId += 1;
+    this.endAnalysis();
     this.analysisId = id;
-    this.pondering = false;
     this.post({ type: 'analyse', id, text });
     return true;
   }
@@ -320,6 +323,7 @@ export class AiClient {
   endAnalysis() {
     this.analysisId = null;
     this.pondering = false;
+    this.answered = null;
   }
 
   /** Stops the worker's pondering or analysis, if any: the position it was about is gone. */
