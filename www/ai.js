@@ -58,6 +58,8 @@ export class AiClient {
     this.pondering = false;
     /** The id of the last search answered, until anything else is asked. */
     this.answered = null;
+    /** The position the analyst analyses (see analyse), or null. */
+    this.analysed = null;
     this.nextId = 1;
     this.pending = null;
     this.worker = null;
@@ -306,15 +308,18 @@ export class AiClient {
    * Analyses the position `text` (record or position string) in the
    * worker's analyst, until the next request: its reports go to
    * onAnalysis. Nothing waits for it, so it has no deadline; a worker that
-   * died meanwhile is replaced by the next search's. False (nothing sent)
+   * died meanwhile is replaced by the next search's. The same position
+   * asked again while it is analysed changes nothing. False (nothing sent)
    * while a search is outstanding or there is no worker.
    */
   analyse(text) {
     if (this.pending || !this.worker) return false;
+    if (this.analysed === text) return true;
     const id = this.nextId;
     this.nextId += 1;
     this.endAnalysis();
     this.analysisId = id;
+    this.analysed = text;
     this.post({ type: 'analyse', id, text });
     return true;
   }
@@ -324,6 +329,7 @@ export class AiClient {
     this.analysisId = null;
     this.pondering = false;
     this.answered = null;
+    this.analysed = null;
   }
 
   /** Stops the worker's pondering or analysis, if any: the position it was about is gone. */

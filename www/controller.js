@@ -60,8 +60,6 @@ const state = {
   live: false,
   /** Whether the shown position is analysed while a person is to move (the bar is shown). */
   liveEval: false,
-  /** The position the worker analyses for the live evaluation, or null. */
-  analysed: null,
   /** The pondering's last report, kept while the AI's move waits to be shown. */
   heldReport: null,
   saveFailed: false,
@@ -291,17 +289,14 @@ function maybeAnalyse() {
   const held = state.heldReport;
   state.heldReport = null;
   if (!wantsAnalysis()) {
-    if (state.analysed !== null && !ai.busy) ai.stopPondering();
-    state.analysed = null;
+    if (ai.analysed !== null && !ai.busy) ai.stopPondering();
     return;
   }
   if (ai.pondering && state.view.ply === state.view.length) {
     if (held) emit('uttt:analysis', held);
     return;
   }
-  const text = state.game.positionString();
-  if (state.analysed === text && ai.analysisId !== null) return;
-  state.analysed = ai.analyse(text) ? text : null;
+  ai.analyse(state.game.positionString());
 }
 
 function notify(text, tone = 'warn') {
@@ -316,7 +311,6 @@ function clearNotice() {
 
 function stopAi() {
   token += 1;
-  state.analysed = null;
   if (state.thinking || (ai && ai.busy)) {
     state.thinking = false;
     if (ai) ai.cancel();
@@ -347,7 +341,6 @@ function maybeStartAi({ step = false } = {}) {
   const started = performance.now();
   const least = watching ? Math.max(WATCH_DELAY_MS[state.settings.speed] ?? 0, 150) : MIN_AI_MS;
   state.thinking = true;
-  state.analysed = null;
   renderPage();
   emit('uttt:state', getState());
   ai.search({ text, level, budgetMs: budgetFor(level), ponder: pondering() }).then(
@@ -769,7 +762,6 @@ export function setBranchGuard(fn) {
 export function analyse({ ms = 1000, level = 'master' } = {}) {
   if (!ai) return Promise.reject(new Error('the AI is not available'));
   if (state.thinking) return Promise.reject(Object.assign(new Error('the AI is thinking'), { code: 'busy' }));
-  state.analysed = null;
   const answer = ai.search({ text: state.game.positionString(), level, budgetMs: ms });
   // The live evaluation goes on once the hint is answered.
   answer.then(maybeAnalyse, maybeAnalyse);
@@ -849,10 +841,8 @@ export function start({ render, aiClient, levels, confirm }) {
   });
   // Nobody thinks about a hidden tab: pondering would only spend the battery.
   document.addEventListener('visibilitychange', () => {
-    if (document.hidden && ai) {
-      ai.stopPondering();
-      state.analysed = null;
-    } else maybeAnalyse();
+    if (document.hidden && ai) ai.stopPondering();
+    else maybeAnalyse();
   });
 }
 
@@ -867,10 +857,14 @@ export function aiTrouble(kind, detail, reason) {
   else if (kind === 'failed') notify(t('ai.failed', { error: detail }), 'error');
 }
 
+/** The fields of a worker's report that the page's events carry. */
+function reportDetail({ depth, score, mate, xWins, draw, oWins, pv, nodes }) {
+  return { depth, score, mate, xWins, draw, oWins, pv, nodes };
+}
+
 /** Called for each progress report of the current search. */
 export function aiProgress(report) {
-  const { depth, score, mate, xWins, draw, oWins, pv, nodes } = report;
-  emit('uttt:progress', { depth, score, mate, xWins, draw, oWins, pv, nodes });
+  emit('uttt:progress', reportDetail(report));
 }
 
 /**
@@ -879,8 +873,7 @@ export function aiProgress(report) {
  * shown, the board is one move behind: the last report is held till then.
  */
 export function aiAnalysis(report) {
-  const { depth, score, mate, xWins, draw, oWins, pv, nodes } = report;
-  const detail = { depth, score, mate, xWins, draw, oWins, pv, nodes };
+  const detail = reportDetail(report);
   if (state.thinking) state.heldReport = detail;
   else emit('uttt:analysis', detail);
 }
