@@ -622,6 +622,17 @@ mod tests {
         Worker::new(Box::new(move || seed), TEST_TIMING)
     }
 
+    /// A worker whose engines all get seed 1, and how many it has made.
+    fn counting_worker() -> (Worker, Rc<Cell<u32>>) {
+        let seeds = Rc::new(Cell::new(0));
+        let count = seeds.clone();
+        let seed = move || {
+            count.set(count.get() + 1);
+            1
+        };
+        (Worker::new(Box::new(seed), TEST_TIMING), seeds)
+    }
+
     /// The replies to `request` and to the slices of work it sets up, up to
     /// the search's answer (pondering after it is left to go on).
     fn replies(worker: &mut Worker, request: Request) -> Vec<Reply> {
@@ -701,15 +712,7 @@ mod tests {
 
     #[test]
     fn the_engine_is_kept_for_its_level_and_made_anew_for_another() {
-        let seeds = Rc::new(Cell::new(0));
-        let count = seeds.clone();
-        let mut w = Worker::new(
-            Box::new(move || {
-                count.set(count.get() + 1);
-                1
-            }),
-            TEST_TIMING,
-        );
+        let (mut w, seeds) = counting_worker();
         assert!(replies(
             &mut w,
             Request::NewGame {
@@ -884,15 +887,7 @@ mod tests {
 
     #[test]
     fn the_analyst_is_an_engine_of_its_own_and_leaves_the_ais_alone() {
-        let seeds = Rc::new(Cell::new(0));
-        let count = seeds.clone();
-        let mut w = Worker::new(
-            Box::new(move || {
-                count.set(count.get() + 1);
-                1
-            }),
-            TEST_TIMING,
-        );
+        let (mut w, seeds) = counting_worker();
         replies(&mut w, search(1, "ultimate-standard:", "easy"));
         let clock = ticking();
         for id in [2, 3] {
