@@ -5,8 +5,8 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use uttt_core::record::{parse_position, parse_record, AnyGame};
-use uttt_core::search::review::{review, Mark, Summary};
-use uttt_core::search::{Engine as Search, Level, Limits, Progress, Searchable, WinChance};
+use uttt_core::search::review::{review, review_engine, Mark, Summary, REVIEW_NODES};
+use uttt_core::search::{Level, Progress, Searchable, WinChance};
 use uttt_core::Player;
 
 use crate::ai::Engine;
@@ -74,7 +74,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, UsageError> {
                 "--game takes the record itself and only --nodes besides"
             ));
         }
-        let nodes = p.number("nodes", 1_000u64, 100_000_000, 200_000)?;
+        let nodes = p.number("nodes", 1_000u64, 100_000_000, REVIEW_NODES)?;
         let game = parse_record(record).map_err(|e| usage!("cannot read the record: {e}"))?;
         match game {
             AnyGame::Ultimate(h) => review_game(h.start(), h.moves(), nodes),
@@ -168,11 +168,7 @@ fn analyse<G: Front + Searchable>(
 /// Prints the review of the game from `start` through `moves`: one line a
 /// move, then each player's summary.
 fn review_game<G: Searchable>(start: &G, moves: &[G::Move], nodes: u64) {
-    let mut engine = Search::new(Level::Hard, 1, Level::Hard.table_bytes());
-    engine.set_limits(Limits {
-        max_depth: MAX_DEPTH,
-        max_nodes: nodes,
-    });
+    let mut engine = review_engine(nodes);
     let started = Instant::now();
     let reviews = review(&mut engine, start, moves);
     outln!("ply  move  by  mark        loss   engine's move and line");

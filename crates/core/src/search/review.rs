@@ -11,7 +11,7 @@
 
 use alloc::vec::Vec;
 
-use super::{Engine, Searchable, WinChance};
+use super::{Engine, Level, Limits, Searchable, WinChance};
 use crate::{Outcome, Player};
 
 /// The largest loss (expected score, 0-1) of a move marked good; smaller
@@ -119,31 +119,104 @@ fn result_for(outcome: Outcome, side: Player) -> f64 {
     }
 }
 
-/// Reviews the game from `start` through `moves` (legal, as a record's are)
-/// with `engine` at its limits: one entry per move, in order. The review
-/// stops at the first move that is illegal or comes after the end.
-pub fn review<G: Searchable>(
-    engine: &mut Engine,
-    start: &G,
-    moves: &[G::Move],
-) -> Vec<MoveReview<G::Move>> {
-    let mut reviews = Vec::with_capacity(moves.len());
-    let mut pos = *start;
-    let mut before = searched(engine, &pos);
-    for &played in moves {
-        let Some((expected_best, best_line)) = before.take() else {
-            break;
-        };
-        if pos.check(played).is_err() {
-            break;
+/// The node budget of a position in a review by default, the same in the
+/// terminal and the browser: natively some 25 ms of Hard's search a
+/// position, and deep enough (depth 9 to 12 in the middle game) that its
+/// marks seldom change with more.
+pub const REVIEW_NODES: u64 = 200_000;
+
+/// The engine a review searches with: Hard's, with its own table, limited
+/// to `nodes` a position, so that a review is the same on every machine.
+#[must_use]
+pub fn review_engine(nodes: u64) -> Engine {
+    let mut engine = Engine::for_level(Level::Hard, 1);
+    engine.set_limits(review_limits(nodes));
+    engine
+}
+
+/// The limits of a review's searches: `nodes` a position, any depth.
+#[must_use]
+pub const fn review_limits(nodes: u64) -> Limits {
+    Limits {
+        max_nodes: nodes,
+        ..Limits::NONE
+    }
+}
+
+/// A review under way, one move at a time: [`Reviewer::step`] searches the
+/// position after the next move (and, at the first step, the start), so a
+/// caller that must return to an event loop can do so between moves.
+#[derive(Clone, Debug)]
+pub struct Reviewer<G: Searchable> {
+    /// The position before the next move.
+    pos: G,
+    moves: Vec<G::Move>,
+    /// How many moves are reviewed.
+    done: usize,
+    /// The search of `pos` (`None` before the first step).
+    before: Option<(f64, Vec<G::Move>)>,
+    /// Set once a move is illegal, comes after the end, or the search has
+    /// nothing to say: no more steps.
+    ended: bool,
+}
+
+impl<G: Searchable> Reviewer<G> {
+    /// A review of the game from `start` through `moves`.
+    #[must_use]
+    pub fn new(start: &G, moves: &[G::Move]) -> Reviewer<G> {
+        Reviewer {
+            pos: *start,
+            moves: moves.to_vec(),
+            done: 0,
+            before: None,
+            ended: false,
         }
-        let mover = pos.side_to_move();
-        pos.play_unchecked(played);
-        let after = searched(engine, &pos);
-        let expected_played = match (&after, pos.outcome()) {
+    }
+
+    /// How many moves the game has: the most [`Reviewer::step`] reviews.
+    #[must_use]
+    pub fn total(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// How many moves are reviewed so far.
+    #[must_use]
+    pub fn done(&self) -> usize {
+        self.done
+    }
+
+    /// Reviews the next move with `engine` at its limits; `None` once every
+    /// move is reviewed, or at the first move that is illegal or comes
+    /// after the end (the review stops there).
+    pub fn step(&mut self, engine: &mut Engine) -> Option<MoveReview<G::Move>> {
+        if self.ended || self.done == self.moves.len() {
+            return None;
+        }
+        let before = match self.before.take() {
+            Some(before) => Some(before),
+            None => searched(engine, &self.pos),
+        };
+        let reviewed = before.and_then(|before| self.review_next(engine, before));
+        self.ended = reviewed.is_none();
+        reviewed
+    }
+
+    /// The review of the next move, whose position's search is `before`;
+    /// keeps the search after it for the next step.
+    fn review_next(
+        &mut self,
+        engine: &mut Engine,
+        (expected_best, best_line): (f64, Vec<G::Move>),
+    ) -> Option<MoveReview<G::Move>> {
+        let played = self.moves[self.done];
+        self.pos.check(played).ok()?;
+        let mover = self.pos.side_to_move();
+        self.pos.play_unchecked(played);
+        let after = searched(engine, &self.pos);
+        let expected_played = match (&after, self.pos.outcome()) {
             (_, Some(outcome)) => result_for(outcome, mover),
             (Some((opponent, _)), None) => 1.0 - opponent,
-            (None, None) => break,
+            (None, None) => return None,
         };
         let best = best_line.first().copied().unwrap_or(played);
         // The engine's own move loses nothing: a difference between its two
@@ -153,7 +226,9 @@ pub fn review<G: Searchable>(
         } else {
             (expected_best - expected_played).max(0.0)
         };
-        reviews.push(MoveReview {
+        self.before = after;
+        self.done += 1;
+        Some(MoveReview {
             mover,
             played,
             best,
@@ -162,10 +237,20 @@ pub fn review<G: Searchable>(
             expected_played,
             loss,
             mark: Mark::of(loss, best == played),
-        });
-        before = after;
+        })
     }
-    reviews
+}
+
+/// Reviews the game from `start` through `moves` (legal, as a record's are)
+/// with `engine` at its limits: one entry per move, in order. The review
+/// stops at the first move that is illegal or comes after the end.
+pub fn review<G: Searchable>(
+    engine: &mut Engine,
+    start: &G,
+    moves: &[G::Move],
+) -> Vec<MoveReview<G::Move>> {
+    let mut reviewer = Reviewer::new(start, moves);
+    core::iter::from_fn(|| reviewer.step(engine)).collect()
 }
 
 /// A player's part of a review: how many moves got each mark, and the
@@ -203,7 +288,6 @@ impl Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::Level;
     use crate::{Classic, ClassicMove};
 
     #[test]
@@ -257,5 +341,22 @@ mod tests {
         let past_the_end = [0, 3, 1, 4, 2, 5].map(ClassicMove);
         assert_eq!(review(&mut engine, &Classic::new(), &past_the_end).len(), 5);
         assert_eq!(Summary::of::<ClassicMove>(&[], Player::X).accuracy, 100.0);
+    }
+
+    #[test]
+    fn a_review_step_by_step_is_the_whole_review() {
+        let moves = [0, 4, 8, 2, 6].map(ClassicMove);
+        let whole = review(&mut review_engine(REVIEW_NODES), &Classic::new(), &moves);
+        let mut engine = review_engine(REVIEW_NODES);
+        let mut reviewer = Reviewer::new(&Classic::new(), &moves);
+        assert_eq!((reviewer.done(), reviewer.total()), (0, 5));
+        let mut steps = Vec::new();
+        while let Some(r) = reviewer.step(&mut engine) {
+            steps.push(r);
+            assert_eq!(reviewer.done(), steps.len());
+        }
+        assert_eq!(steps, whole);
+        assert_eq!(reviewer.step(&mut engine), None);
+        assert_eq!(engine.limits(), review_limits(REVIEW_NODES));
     }
 }
