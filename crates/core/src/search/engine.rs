@@ -330,8 +330,8 @@ impl Engine {
     pub fn choose<G, S, P>(
         &mut self,
         pos: &G,
-        stop: S,
-        progress: P,
+        mut stop: S,
+        mut progress: P,
     ) -> Option<SearchResult<G::Move>>
     where
         G: Searchable,
@@ -357,15 +357,22 @@ impl Engine {
                     max_depth: 3,
                     ..self.limits
                 };
-                self.run(pos, limits, stop, progress, true, Some(0))
+                self.run(pos, limits, &mut stop, &mut progress, true, Some(0))
             }
             Style::Noisy => {
                 let limits = self.limits;
-                self.run(pos, limits, stop, progress, false, Some(MEDIUM_MARGIN))
+                self.run(
+                    pos,
+                    limits,
+                    &mut stop,
+                    &mut progress,
+                    false,
+                    Some(MEDIUM_MARGIN),
+                )
             }
             Style::Full => {
                 let limits = self.limits;
-                self.run(pos, limits, stop, progress, false, None)
+                self.run(pos, limits, &mut stop, &mut progress, false, None)
             }
         }
     }
@@ -386,8 +393,8 @@ impl Engine {
     pub fn resume<G, S, P>(
         &mut self,
         pos: &G,
-        stop: S,
-        progress: P,
+        mut stop: S,
+        mut progress: P,
     ) -> Option<SearchResult<G::Move>>
     where
         G: Searchable,
@@ -428,7 +435,16 @@ impl Engine {
             return Some(so_far);
         }
         let limits = self.limits;
-        self.deepen(pos, limits, stop, progress, false, None, root, Some(so_far))
+        self.deepen(
+            pos,
+            limits,
+            &mut stop,
+            &mut progress,
+            false,
+            None,
+            root,
+            Some(so_far),
+        )
     }
 
     /// True when the engine's last search (Hard, Master) was of `pos` and
@@ -453,20 +469,21 @@ impl Engine {
 
     /// Iterative deepening. `margin`: pick at random among root moves within
     /// this of the best (every root move then gets an exact score).
-    fn run<G, S, P>(
+    ///
+    /// `stop` and `progress` come as trait objects, so the search is made
+    /// once per game type whatever its callers' closures (each closure type
+    /// would copy the whole search into the wasm: 10 KB gzip for a second
+    /// caller); they are called once per [`POLL_INTERVAL`] nodes and once
+    /// per depth, where an indirect call costs nothing measurable.
+    fn run<G: Searchable>(
         &mut self,
         pos: &G,
         limits: Limits,
-        stop: S,
-        progress: P,
+        stop: &mut dyn FnMut() -> bool,
+        progress: &mut dyn FnMut(&Progress<'_, G::Move>),
         tutorial: bool,
         margin: Option<i32>,
-    ) -> Option<SearchResult<G::Move>>
-    where
-        G: Searchable,
-        S: FnMut() -> bool,
-        P: FnMut(&Progress<'_, G::Move>),
-    {
+    ) -> Option<SearchResult<G::Move>> {
         let root: Vec<(G::Move, i32)> = pos.legal_moves().iter().map(|&m| (m, 0)).collect();
         if root.is_empty() {
             return None;
@@ -484,22 +501,17 @@ impl Engine {
     /// The iterations of [`Engine::run`], from the depth after `so_far`'s
     /// (from 1 when there is none), over the `root` moves in that order.
     #[allow(clippy::too_many_arguments)]
-    fn deepen<G, S, P>(
+    fn deepen<G: Searchable>(
         &mut self,
         pos: &G,
         limits: Limits,
-        stop: S,
-        mut progress: P,
+        stop: &mut dyn FnMut() -> bool,
+        progress: &mut dyn FnMut(&Progress<'_, G::Move>),
         tutorial: bool,
         margin: Option<i32>,
         mut root: Vec<(G::Move, i32)>,
         so_far: Option<SearchResult<G::Move>>,
-    ) -> Option<SearchResult<G::Move>>
-    where
-        G: Searchable,
-        S: FnMut() -> bool,
-        P: FnMut(&Progress<'_, G::Move>),
-    {
+    ) -> Option<SearchResult<G::Move>> {
         let first_depth = so_far.as_ref().map_or(1, |r| r.depth + 1);
         let nodes_before = so_far.as_ref().map_or(0, |r| r.nodes);
         let mut finished = false;
