@@ -4,7 +4,9 @@
 
 use serde::Serialize;
 use uttt_core::record::AnyGame;
-use uttt_core::search::{Engine, Eval, Level, Progress, SearchResult, Searchable, WinChance};
+use uttt_core::search::{
+    Engine, Eval, Level, Limits, Progress, SearchResult, Searchable, WinChance,
+};
 use uttt_core::{Classic, ClassicMove, Game, Move, Player, Ultimate};
 use wasm_bindgen::prelude::*;
 
@@ -374,6 +376,22 @@ impl WebEngine {
     /// Forgets what earlier searches learnt: called when a new game starts.
     pub fn new_game(&mut self) {
         self.engine.new_game();
+    }
+
+    /// Runs `f` on the engine with `limits` in place of its level's, which
+    /// come back after: a review's node budget, on the analyst's engine.
+    pub(crate) fn with_limits<T>(&mut self, limits: Limits, f: impl FnOnce(&mut Engine) -> T) -> T {
+        let own = self.engine.limits();
+        self.engine.set_limits(limits);
+        let out = f(&mut self.engine);
+        self.engine.set_limits(own);
+        out
+    }
+
+    /// The engine's limits now.
+    #[cfg(test)]
+    pub(crate) fn limits(&self) -> Limits {
+        self.engine.limits()
     }
 }
 

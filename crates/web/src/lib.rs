@@ -22,6 +22,7 @@ pub mod engine;
 pub mod error;
 pub mod game;
 pub mod meta;
+pub mod review;
 pub mod view;
 pub mod worker;
 

@@ -23,6 +23,10 @@
 //! runs on an engine of its own (the analyst, at Hard), so it never warms or
 //! cools the AI's table: with pondering off, the AI gains nothing from the
 //! person's time.
+//!
+//! A `review` request reviews a whole game on the analyst too, one move a
+//! turn of the event loop (a search of some 200,000 nodes), reporting each
+//! move as it is done and both players' summaries at the end.
 
 use serde::Serialize;
 use std::cell::{Cell, RefCell};
@@ -34,6 +38,7 @@ use crate::args;
 use crate::convert::to_js;
 use crate::engine::{Report, Search, SearchReply, WebEngine};
 use crate::error::ApiError;
+use crate::review::{Review, ReviewSummary, ReviewedMove};
 
 /// A request from the page.
 #[derive(Clone, Debug, PartialEq)]
@@ -60,6 +65,17 @@ pub enum Request {
         /// Chosen by the page; every report of this analysis carries it.
         id: u32,
         /// A record or a position string.
+        text: String,
+    },
+    /// `{type: 'review', id, text}`: every move of the game `text` (a
+    /// record) reviewed by the analyst at
+    /// [`REVIEW_NODES`](uttt_core::search::review::REVIEW_NODES) a position, one
+    /// move a turn of the event loop, each reported as `reviewMove`, then
+    /// both players' summaries as `reviewed`. A new request stops it.
+    Review {
+        /// Chosen by the page; every reply of this review carries it.
+        id: u32,
+        /// A record.
         text: String,
     },
     /// `{type: 'stop'}`: stops the search, pondering or analysis under way;
@@ -153,6 +169,11 @@ impl Message {
                 _ => Err("analyse takes an id and a text".into()),
             },
             ("analyse", Some(_)) => Err("analyse takes an id and a text".into()),
+            ("review", None) => match (id, text, budget_ms, ponder) {
+                (Some(id), Some(text), None, None) => Ok(Request::Review { id, text }),
+                _ => Err("review takes an id and a text".into()),
+            },
+            ("review", Some(_)) => Err("review takes an id and a text".into()),
             ("search" | "newGame", None) => Err("a request needs a level".into()),
             ("stop", None) => match (id, text, budget_ms, ponder) {
                 (None, None, None, None) => Ok(Request::Stop),
@@ -219,6 +240,26 @@ pub enum Reply {
         /// What the analysis knows so far.
         report: Report,
     },
+    /// A move of the review `id` is reviewed: `done` of `total`.
+    ReviewMove {
+        /// The request's id.
+        id: u32,
+        /// Moves reviewed so far, this one included.
+        done: u32,
+        /// Moves in the game.
+        total: u32,
+        /// What this move was worth.
+        reviewed: ReviewedMove,
+    },
+    /// The review `id` is over: each player's summary.
+    Reviewed {
+        /// The request's id.
+        id: u32,
+        /// X's summary.
+        x: ReviewSummary,
+        /// O's summary.
+        o: ReviewSummary,
+    },
     /// A request was refused; `id` is `null` when it had none.
     Error {
         /// The request's id, if it had one.
@@ -281,6 +322,8 @@ enum Job {
         reply: Option<String>,
         search: Search,
     },
+    /// Reviewing a game for review request `id`, on the analyst.
+    Review { id: u32, review: Review },
 }
 
 /// The level of the analyst's engine: deep enough to teach, and its table
@@ -379,14 +422,12 @@ impl Worker {
             }
             Request::Analyse { id, text } => {
                 self.stop(post);
-                if self.analyst.is_none() {
-                    match WebEngine::create(ANALYST_LEVEL, (self.seed)()) {
-                        Ok(engine) => self.analyst = Some(engine),
-                        Err(e) => return post(Reply::error(Some(id), e)),
-                    }
-                }
-                let Some(analyst) = &self.analyst else { return };
-                match analyst.begin(&text, Some(self.timing.ponder_ms), now) {
+                let ponder_ms = self.timing.ponder_ms;
+                let analyst = match self.analyst() {
+                    Ok(analyst) => analyst,
+                    Err(e) => return post(Reply::error(Some(id), e)),
+                };
+                match analyst.begin(&text, Some(ponder_ms), now) {
                     Ok(search) => {
                         self.job = Some(Job::Think {
                             id,
@@ -397,8 +438,31 @@ impl Worker {
                     Err(e) => post(Reply::error(Some(id), e)),
                 }
             }
+            Request::Review { id, text } => {
+                self.stop(post);
+                let review = Review::begin(&text);
+                match (self.analyst(), review) {
+                    (Ok(analyst), Ok(review)) => {
+                        // A fresh table: the same record reviews the same
+                        // in every tab and in the terminal.
+                        analyst.new_game();
+                        self.job = Some(Job::Review { id, review });
+                    }
+                    (Err(e), _) | (_, Err(e)) => post(Reply::error(Some(id), e)),
+                }
+            }
             Request::Stop => self.stop(post),
         }
+    }
+
+    /// The analyst's engine, made on first use.
+    fn analyst(&mut self) -> Result<&mut WebEngine, ApiError> {
+        if self.analyst.is_none() {
+            self.analyst = Some(WebEngine::create(ANALYST_LEVEL, (self.seed)())?);
+        }
+        self.analyst
+            .as_mut()
+            .ok_or_else(|| ApiError::new("crash", "the analyst was not made"))
     }
 
     /// Runs one slice of the search, pondering or analysis under way,
@@ -414,7 +478,7 @@ impl Worker {
             ponder_ms,
         } = self.timing;
         let engine = match &job {
-            Job::Think { reply: None, .. } => self.analyst.as_mut(),
+            Job::Think { reply: None, .. } | Job::Review { .. } => self.analyst.as_mut(),
             Job::Search { .. } | Job::Think { .. } => self.engine.as_mut().map(|(_, e)| e),
         };
         let Some(engine) = engine else {
@@ -465,6 +529,26 @@ impl Worker {
                     // answer: its last report stands, and pondering leaves
                     // the AI's table warm for the reply it expected.
                     Ok(Some(_)) | Err(_) => None,
+                }
+            }
+            Job::Review { id, mut review } => {
+                let total = u32::try_from(review.total()).unwrap_or(u32::MAX);
+                match review.step(engine) {
+                    Some(reviewed) => {
+                        let done = reviewed.ply;
+                        post(Reply::ReviewMove {
+                            id,
+                            done,
+                            total,
+                            reviewed,
+                        });
+                        Some(Job::Review { id, review })
+                    }
+                    None => {
+                        let [x, o] = review.summaries();
+                        post(Reply::Reviewed { id, x, o });
+                        None
+                    }
                 }
             }
         };
@@ -947,5 +1031,100 @@ mod tests {
             &mut |r| out.push(r),
         );
         assert!(out.is_empty() && !w.busy());
+    }
+
+    /// Every reply to the review `id` of `text`, to its end.
+    fn review_replies(worker: &mut Worker, id: u32, text: &str) -> Vec<Reply> {
+        let clock = ticking();
+        let mut out = Vec::new();
+        let request = Request::Review {
+            id,
+            text: text.into(),
+        };
+        worker.handle(request, &clock, &mut |r| out.push(r));
+        while worker.work(&clock, &mut |r| out.push(r)) {}
+        out
+    }
+
+    #[test]
+    fn a_review_reports_every_move_then_both_summaries() {
+        let (mut w, seeds) = counting_worker();
+        let out = review_replies(&mut w, 6, "classic:a1b2c3c1a3");
+        assert_eq!(out.len(), 6, "{out:?}");
+        for (i, r) in out[..5].iter().enumerate() {
+            match r {
+                Reply::ReviewMove {
+                    id: 6,
+                    done,
+                    total: 5,
+                    reviewed,
+                } => assert_eq!((*done as usize, reviewed.ply as usize), (i + 1, i + 1)),
+                other => panic!("{other:?}"),
+            }
+        }
+        assert!(
+            matches!(&out[3], Reply::ReviewMove { reviewed, .. } if reviewed.mark == "blunder")
+        );
+        match &out[5] {
+            Reply::Reviewed { id: 6, x, o } => assert!(x.accuracy > o.accuracy),
+            other => panic!("{other:?}"),
+        }
+        // It ran on the analyst, made once; the same record reviews the same.
+        assert_eq!(seeds.get(), 1);
+        assert_eq!(review_replies(&mut w, 7, "classic:a1b2c3c1a3")[3..], {
+            let mut again = out[3..].to_vec();
+            for r in &mut again {
+                match r {
+                    Reply::ReviewMove { id, .. } | Reply::Reviewed { id, .. } => *id = 7,
+                    _ => {}
+                }
+            }
+            again
+        });
+        assert!(!w.busy());
+    }
+
+    #[test]
+    fn a_new_request_stops_a_review_and_a_bad_one_is_refused() {
+        let mut w = worker(5);
+        let clock = ticking();
+        let mut out = Vec::new();
+        let request = Request::Review {
+            id: 2,
+            text: "ultimate-standard:e5e4d2".into(),
+        };
+        w.handle(request, &clock, &mut |r| out.push(r));
+        assert!(w.work(&clock, &mut |r| out.push(r)));
+        assert!(matches!(
+            &out[..],
+            [Reply::ReviewMove {
+                id: 2,
+                done: 1,
+                total: 3,
+                ..
+            }]
+        ));
+        let later = replies(&mut w, search(3, "ultimate-standard:e5", "easy"));
+        assert!(matches!(later.last(), Some(Reply::Result { id: 3, .. })));
+        assert!(later.iter().all(|r| !matches!(r, Reply::ReviewMove { .. })));
+        assert!(!w.busy());
+
+        let refused = review_replies(&mut w, 4, "ultimate-standard:zz");
+        assert!(
+            matches!(
+                &refused[..],
+                [Reply::Error {
+                    id: Some(4),
+                    code: "parse-error",
+                    ..
+                }]
+            ),
+            "{refused:?}"
+        );
+        let nothing = review_replies(&mut w, 5, "classic:");
+        assert!(
+            matches!(&nothing[..], [Reply::Reviewed { id: 5, .. }]),
+            "{nothing:?}"
+        );
     }
 }

@@ -198,6 +198,13 @@ fn the_worker_reads_only_requests_it_knows() {
         })
     );
     assert_eq!(
+        read_request(&json(r#"{"type":"review","id":4,"text":"classic:a1"}"#)),
+        Ok(Request::Review {
+            id: 4,
+            text: "classic:a1".into()
+        })
+    );
+    assert_eq!(
         read_request(&json(r#"{"type":"newGame","level":"hard"}"#)),
         Ok(Request::NewGame {
             level: "hard".into()
@@ -238,6 +245,12 @@ fn the_worker_reads_only_requests_it_knows() {
             r#"{"type":"analyse","id":15,"text":"classic:","budgetMs":100}"#,
             Some(15),
         ),
+        (r#"{"type":"review","id":16}"#, Some(16)),
+        (
+            r#"{"type":"review","id":17,"text":"classic:","level":"hard"}"#,
+            Some(17),
+        ),
+        (r#"{"type":"review","text":"classic:","ponder":true}"#, None),
         ("null", None),
         (r#""search""#, None),
     ] {
@@ -296,6 +309,51 @@ fn worker_replies_cross_as_the_messages_the_page_reads() {
     assert!(get(result, "mate").is_null() || get(result, "mate").as_f64().is_some());
     let mut g = WebGame::from_text(s("ultimate-standard:e5")).unwrap();
     g.play(n(4.0), n(cell)).unwrap();
+}
+
+#[wasm_bindgen_test]
+fn review_replies_cross_as_the_messages_the_page_reads() {
+    let mut worker = Worker::new(Box::new(|| 11), Timing::BROWSER);
+    let mut out = Vec::new();
+    let clock = || js_sys::Date::now();
+    let mut post = |r: Reply| out.push(uttt_web::convert::to_js(&r).unwrap());
+    worker.handle(
+        Request::Review {
+            id: 8,
+            text: "classic:a1b2c3c1a3".into(),
+        },
+        &clock,
+        &mut post,
+    );
+    while worker.work(&clock, &mut post) {}
+    assert_eq!(out.len(), 6);
+    let blunder = &out[3];
+    assert_eq!(
+        get(blunder, "type").as_string().as_deref(),
+        Some("reviewMove")
+    );
+    assert_eq!(get(blunder, "done").as_f64(), Some(4.0));
+    assert_eq!(get(blunder, "total").as_f64(), Some(5.0));
+    let reviewed = get(blunder, "reviewed");
+    assert_eq!(get(&reviewed, "played").as_string().as_deref(), Some("c1"));
+    assert_eq!(
+        get(&reviewed, "mark").as_string().as_deref(),
+        Some("blunder")
+    );
+    for field in ["loss", "xBefore", "xAfter", "ply"] {
+        assert!(get(&reviewed, field).as_f64().is_some(), "{field}");
+    }
+    assert!(js_sys::Array::is_array(&get(&reviewed, "line")));
+    let end = &out[5];
+    assert_eq!(get(end, "type").as_string().as_deref(), Some("reviewed"));
+    let o = get(end, "o");
+    assert!(get(&o, "accuracy").as_f64().unwrap() < 80.0);
+    let counts = get(&o, "counts");
+    assert!(js_sys::Array::is_array(&counts));
+    assert_eq!(
+        js_sys::Reflect::get_u32(&counts, 4).unwrap().as_f64(),
+        Some(1.0)
+    );
 }
 
 #[cfg(feature = "bench")]
