@@ -3,7 +3,8 @@
 // Node under Playwright's runner, like the page tests.
 
 import { test, expect } from './support/fixtures.js';
-import { addGame, loadHistory, statistics, cleanEntry, MAX_GAMES } from '../www/records.js';
+import { addGame, attachReview, loadHistory, statistics, cleanEntry, MAX_GAMES, MAX_REVIEWS } from '../www/records.js';
+import { packReview, unpackReview, cleanReview, LINE_MOVES } from '../www/reviews.js';
 import { recordFromHash, shareLink } from '../www/share.js';
 
 /** An in-memory stand-in for localStorage. */
@@ -93,4 +94,72 @@ test('share links keep the path and query and round-trip through the fragment', 
   expect(recordFromHash('#')).toBeNull();
   expect(recordFromHash('#classic%3Ab2')).toBe('classic:b2');
   expect(recordFromHash('#%E0%A4%A')).toBe('%E0%A4%A');
+});
+
+test('a game review is stored compactly with its game, and a bad one is dropped, not the game', () => {
+  const record = 'classic:a1b2c3c1a3';
+  const moves = ['a1', 'b2', 'c3', 'c1', 'a3'];
+  const marks = ['best', 'good', 'best', 'blunder', 'best'];
+  const review = {
+    record,
+    status: 'done',
+    total: 5,
+    moves: moves.map((played, i) => ({
+      ply: i + 1,
+      played,
+      best: i === 3 ? 'a2' : played,
+      line: i === 3 ? ['a2', 'b1', 'c2', 'a3', 'b3', 'c1', 'a1', 'b2', 'c3'] : [played],
+      mark: marks[i],
+      loss: i === 3 ? 0.5 : i === 1 ? 0.0123 : 0,
+      xBefore: i === 4 ? 1 : 0.5,
+      xAfter: i >= 3 ? 1 : 0.5,
+    })),
+    x: { accuracy: 100, counts: [3, 0, 0, 0, 0] },
+    o: { accuracy: 74.4, counts: [0, 1, 0, 0, 1] },
+  };
+  const packed = packReview(review);
+  expect(packed.marks).toBe('01040');
+  expect(packed.x).toEqual([500, 500, 500, 500, 1000, 1000]);
+  expect(packed.lines[3]).toBe('a2b1c2a3b3c1a1b2');
+  expect(JSON.stringify(packed).length).toBeLessThan(200);
+  // Unpacked again, it is the review, rounded to per mille and to its line's first LINE_MOVES moves.
+  const back = unpackReview(JSON.parse(JSON.stringify(packed)), record, moves);
+  expect(back.moves.map((m) => m.mark)).toEqual(marks);
+  expect(back.moves[3]).toEqual({ ...review.moves[3], line: review.moves[3].line.slice(0, LINE_MOVES) });
+  expect(back.moves[1].loss).toBe(0.012);
+  expect(back.o).toEqual(review.o);
+
+  // Kept with its game in the history, and dropped alone when it does not fit the record.
+  const storage = memoryStorage();
+  const game = { id: 'g-1', kind: 'classic', rules: 'standard', mode: 'human', result: 'x', record };
+  addGame(game, storage);
+  expect(attachReview('g-1', record, packed, storage)).toBe(true);
+  expect(loadHistory(storage).games[0].review).toEqual(packed);
+  expect(attachReview('g-1', 'classic:a1', packed, storage)).toBe(false);
+  for (const bad of [
+    { ...packed, v: 2 },
+    { ...packed, marks: '0104' },
+    { ...packed, marks: '01050' },
+    { ...packed, x: packed.x.slice(1) },
+    { ...packed, loss: [0, 0, 0, 1001, 0] },
+    { ...packed, best: 'a2a2a2a2z9' },
+    { ...packed, lines: ['a1', 'a1', 'a1', 'a1', '<img>'] },
+    { ...packed, counts: [[1, 2, 3]] },
+    'review',
+  ]) {
+    const entry = cleanEntry({ ...game, date: new Date().toISOString(), review: bad });
+    expect(entry, JSON.stringify(bad)).not.toBeNull();
+    expect(entry.review).toBeUndefined();
+    expect(cleanReview(bad, record)).toBeNull();
+  }
+
+  // Only the latest MAX_REVIEWS games keep their reviews.
+  for (let i = 0; i < MAX_REVIEWS + 2; i += 1) {
+    addGame({ ...game, id: `g-${i + 2}` }, storage);
+    attachReview(`g-${i + 2}`, record, packed, storage);
+  }
+  const kept = loadHistory(storage).games;
+  expect(kept.filter((g) => g.review)).toHaveLength(MAX_REVIEWS);
+  expect(kept[0].review).toBeUndefined();
+  expect(kept.at(-1).review).toEqual(packed);
 });

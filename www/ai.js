@@ -30,6 +30,12 @@ const START_TIMEOUT_MS = 5000;
 /** Time allowed beyond the level's budget before the worker is presumed stuck. */
 export const MARGIN_MS = 1500;
 const MAX_ATTEMPTS = 3;
+/**
+ * How long a review may go without reviewing a move (one search of some
+ * 200,000 nodes: a few hundred milliseconds on a slow phone) before the
+ * worker is presumed stuck.
+ */
+const REVIEW_STEP_TIMEOUT_MS = 15000;
 
 function failure(code, message) {
   const error = new Error(message);
@@ -60,6 +66,8 @@ export class AiClient {
     this.answered = null;
     /** The position the analyst analyses (see analyse), or null. */
     this.analysed = null;
+    /** The game review under way (see review), or null. */
+    this.reviewing = null;
     this.nextId = 1;
     this.pending = null;
     this.worker = null;
@@ -107,6 +115,7 @@ export class AiClient {
 
   kill() {
     this.endAnalysis();
+    this.endReview(failure('failed', 'the AI worker stopped'));
     clearTimeout(this.loadTimer);
     this.loadTimer = null;
     if (this.pending) this.disarm(this.pending);
@@ -210,6 +219,7 @@ export class AiClient {
         this.loadTimer = null;
         // A request sent while loading now has a deadline of its own.
         if (job && job.step !== 'started') this.arm(job);
+        if (this.reviewing) this.armReview();
         break;
       case 'fatal':
         this.trouble(`the AI could not load: ${message.message}`);
@@ -239,6 +249,20 @@ export class AiClient {
           job.resolve(message.reply);
         }
         break;
+      case 'reviewMove':
+        if (this.reviewing && message.id === this.reviewing.id) {
+          this.reviewing.moves.push(message.reviewed);
+          this.armReview();
+          this.reviewing.onMove(message.reviewed, message.done, message.total);
+        }
+        break;
+      case 'reviewed':
+        if (this.reviewing && message.id === this.reviewing.id) {
+          const { moves, resolve } = this.reviewing;
+          this.endReview(null);
+          resolve({ moves, x: message.x, o: message.o });
+        }
+        break;
       case 'pondering':
         // Only if nothing was asked or stopped since the answer.
         if (message.id === this.answered) {
@@ -247,7 +271,9 @@ export class AiClient {
         }
         break;
       case 'error':
-        if (current) {
+        if (this.reviewing && message.id === this.reviewing.id) {
+          this.endReview(failure(message.code, message.message));
+        } else if (current) {
           if (message.code === 'crash') {
             this.trouble(message.message);
           } else {
@@ -273,6 +299,7 @@ export class AiClient {
    */
   search({ text, level, budgetMs, ponder = false }) {
     this.endAnalysis();
+    this.endReview(failure('cancelled', 'the review gave way to a search'));
     if (this.pending) this.cancel();
     return new Promise((resolve, reject) => {
       const job = { text, level, budgetMs, ponder: Boolean(ponder), resolve, reject, attempts: 0, step: null, timer: null };
@@ -313,7 +340,7 @@ export class AiClient {
    * while a search is outstanding or there is no worker.
    */
   analyse(text) {
-    if (this.pending || !this.worker) return false;
+    if (this.pending || this.reviewing || !this.worker) return false;
     if (this.analysed === text) return true;
     const id = this.nextId;
     this.nextId += 1;
@@ -332,9 +359,64 @@ export class AiClient {
     this.analysed = null;
   }
 
-  /** Stops the worker's pondering or analysis, if any: the position it was about is gone. */
+  /**
+   * Stops the worker's pondering or analysis, if any: the position it was
+   * about is gone. A review goes on (browsing it is what it is for).
+   */
   stopPondering() {
     this.endAnalysis();
+    if (!this.pending && !this.reviewing) this.post({ type: 'stop' });
+  }
+
+  /**
+   * Reviews every move of the game `text` (a record) in the worker's
+   * analyst: `onMove(reviewed, done, total)` hears each move as it is
+   * done (reviewed: ply, played, best, line, mark, loss, xBefore, xAfter).
+   * Resolves `{moves, x, o}` (each summary: accuracy, counts); rejects with
+   * code 'cancelled' (cancelReview, or a search or another review asked
+   * meanwhile), 'failed' (the worker died or went silent; it is replaced
+   * at the next search) or the engine's error code. Each move has a
+   * deadline, so it never waits forever. Any analysis stops first.
+   */
+  review(text, onMove = () => {}) {
+    this.endReview(failure('cancelled', 'a newer review took its place'));
+    if (this.pending || !this.worker) {
+      return Promise.reject(failure('busy', 'the AI is searching'));
+    }
+    this.endAnalysis();
+    const id = this.nextId;
+    this.nextId += 1;
+    return new Promise((resolve, reject) => {
+      this.reviewing = { id, onMove, resolve, reject, moves: [], timer: null };
+      this.armReview();
+      this.post({ type: 'review', id, text });
+    });
+  }
+
+  /** Gives the review under way one more step's time (loading counts under the load timeout). */
+  armReview() {
+    const job = this.reviewing;
+    clearTimeout(job.timer);
+    job.timer = this.ready
+      ? setTimeout(() => {
+          if (this.reviewing === job) this.trouble('the review stopped answering', 'silent');
+        }, REVIEW_STEP_TIMEOUT_MS)
+      : null;
+  }
+
+  /** Ends the review under way, if any: rejected with `error`, or quietly when null (it resolved). */
+  endReview(error) {
+    const job = this.reviewing;
+    if (!job) return;
+    this.reviewing = null;
+    clearTimeout(job.timer);
+    if (error) job.reject(error);
+  }
+
+  /** Stops the review under way: its promise rejects with 'cancelled'. */
+  cancelReview() {
+    if (!this.reviewing) return;
+    this.endReview(failure('cancelled', 'the review was stopped'));
     if (!this.pending) this.post({ type: 'stop' });
   }
 
@@ -344,6 +426,7 @@ export class AiClient {
 
   /** Tells the engine a new game at `level` began: it forgets the old one and gets ready. */
   newGame(level) {
+    this.endReview(failure('cancelled', 'a new game began'));
     if (this.worker && !this.pending) this.worker.postMessage({ type: 'newGame', level });
   }
 }

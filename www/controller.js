@@ -13,6 +13,7 @@
 // - `uttt:analysis` detail = a report of the live evaluation, the same
 //                    fields, of the shown position (see maybeAnalyse);
 // - `uttt:history`  no detail, after the history of games changed.
+// - `uttt:review`   detail = getReview(), whenever the game review changes.
 //
 // Online (onlineEnter ... onlineLeave): the server's game replaces the local
 // one, which stays saved and comes back on leaving. Moves go to the server
@@ -22,7 +23,8 @@
 
 import { WebGame } from './wasm.js';
 import * as storage from './storage.js';
-import { addGame, findGame, loadHistory, scoreCard } from './records.js';
+import { addGame, attachReview, findGame, loadHistory, scoreCard } from './records.js';
+import { packReview, unpackReview } from './reviews.js';
 import { describe, refusal, humanSide } from './status.js';
 import { t } from './i18n.js';
 
@@ -62,6 +64,12 @@ const state = {
   liveEval: false,
   /** The pondering's last report, kept while the AI's move waits to be shown. */
   heldReport: null,
+  /**
+   * The review of the game on the board (see reviews.js for its fields;
+   * status 'running', 'done' or 'stopped'), or null. It belongs to one
+   * record: a move that changes the record drops it.
+   */
+  review: null,
   saveFailed: false,
   branchGuard: null,
   /**
@@ -257,11 +265,13 @@ function commit({ played = false } = {}) {
   persist();
   const finished = played && state.view.outcome !== null;
   if (finished) recordInHistory(state.view.outcome);
+  dropStaleReview();
   renderPage();
   const detail = getState();
   emit('uttt:state', detail);
   if (finished) emit('uttt:gameover', detail);
   maybeStartAi();
+  if (finished) reviewGame();
   maybeAnalyse();
 }
 
@@ -275,7 +285,8 @@ function commit({ played = false } = {}) {
 function wantsAnalysis() {
   const { mode } = state.settings;
   if (!ai || !state.liveEval || document.hidden || state.online) return false;
-  if (state.thinking || ai.busy || state.view.outcome !== null || mode === 'watch') return false;
+  if (state.thinking || ai.busy || ai.reviewing || mode === 'watch') return false;
+  if (state.view.outcome !== null) return false;
   return mode === 'human' || state.view.ply < state.view.length || !isAiTurn();
 }
 
@@ -514,6 +525,8 @@ export function onlineState(roomState) {
   emit('uttt:state', detail);
   // The end card is for a game seen being played, not one found finished.
   if (finishedNow && online.inPlay.has(key)) emit('uttt:gameover', detail);
+  dropStaleReview();
+  if (finishedNow && online.inPlay.has(key)) reviewGame();
 }
 
 /** A frame the server refused: shown in the status line. */
@@ -619,6 +632,7 @@ function startFresh() {
   state.gameId = newGameId();
   state.live = false;
   state.paused = false;
+  setReview(null);
   if (ai && state.settings.mode !== 'human') ai.newGame(levelOf('x'));
   commit();
 }
@@ -746,6 +760,7 @@ export function loadRecord(text) {
   const known = loadHistory().games.find((g) => g.record === (loaded.record() ?? ''));
   state.gameId = known?.id ?? newGameId();
   state.live = false;
+  setReview(storedReview(known, view));
   commit();
   return { ok: true };
 }
@@ -774,6 +789,77 @@ export function analyse({ ms = 1000, level = 'master' } = {}) {
  */
 export function setLiveEval(on) {
   state.liveEval = Boolean(on);
+  maybeAnalyse();
+}
+
+/** The review of the game on the board (see state.review), or null. */
+export function getReview() {
+  return state.review;
+}
+
+/** Replaces the review (stopping one under way) and says so. */
+function setReview(review) {
+  if (state.review?.status === 'running' && ai) ai.cancelReview();
+  state.review = review;
+  emit('uttt:review', review);
+}
+
+/** The review kept with the history `entry`, if it is of the game on the board (whose view is `view`), or null. */
+function storedReview(entry, view) {
+  if (!entry?.review || entry.record !== state.game.record()) return null;
+  return unpackReview(entry.review, entry.record, view.moves);
+}
+
+/** Drops the review once the game on the board is no longer the game reviewed. */
+function dropStaleReview() {
+  if (state.review && state.review.record !== state.game.record()) setReview(null);
+}
+
+/**
+ * Reviews every move of the game on the board in the worker (at the end of
+ * every game, and on demand): the review's progress comes as `uttt:review`
+ * events, and a finished review is kept with the game in the history.
+ * False when there is nothing to review or it cannot be done now: no
+ * moves, the AI is thinking, or an online game is still being played
+ * (a review would help one player).
+ */
+export function reviewGame() {
+  const record = state.game.record();
+  const liveOnline = state.online && state.online.roomState?.result == null;
+  if (!ai || !record || state.view.length === 0 || state.thinking || ai.busy || liveOnline) return false;
+  const review = { record, status: 'running', total: state.view.length, moves: [], x: null, o: null };
+  setReview(review);
+  const current = () => state.review === review;
+  const onMove = (move, done, total) => {
+    if (!current()) return;
+    review.moves = [...review.moves, move];
+    review.total = total;
+    emit('uttt:review', review);
+  };
+  ai.review(record, onMove).then(
+    ({ moves, x, o }) => {
+      if (!current()) return;
+      Object.assign(review, { status: 'done', moves, x, o });
+      if (attachReview(state.gameId, record, packReview(review))) emit('uttt:history');
+      emit('uttt:review', review);
+      maybeAnalyse();
+    },
+    (error) => {
+      if (!current()) return;
+      review.status = 'stopped';
+      review.error = error.code;
+      emit('uttt:review', review);
+    },
+  );
+  return true;
+}
+
+/** Stops the review under way, keeping what it found so far. */
+export function stopReview() {
+  if (state.review?.status !== 'running') return;
+  state.review.status = 'stopped';
+  if (ai) ai.cancelReview();
+  emit('uttt:review', state.review);
   maybeAnalyse();
 }
 
@@ -825,6 +911,7 @@ export function start({ render, aiClient, levels, confirm }) {
   if (!names.includes(settings.levelO)) settings.levelO = settings.level;
   state.settings = settings;
   state.game = restoreGame();
+  state.review = storedReview(findGame(state.gameId), state.game.view());
   if (ai && settings.mode !== 'human') ai.newGame(levelOf('x'));
   const problems = storage.takeProblems();
   if (problems.length > 0) {

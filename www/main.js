@@ -18,6 +18,7 @@ import { initDisplayOptions } from './display.js';
 import { initEvalBar } from './evalbar.js';
 import { initHint } from './hint.js';
 import { initMoveList } from './movelist.js';
+import { initGameReview } from './gamereview.js';
 import { initSharing } from './sharing.js';
 import { initOnline } from './onlinepanel.js';
 import { initStats } from './stats.js';
@@ -78,6 +79,7 @@ async function boot() {
   controller.setLiveEval(display.showEval);
   display.onChange(() => controller.setLiveEval(display.showEval));
   const hint = initHint(controller, { display, evalBar });
+  initGameReview(document.getElementById('game-review'), controller);
   const moves = initMoveList(document.getElementById('review-panel'), controller);
   const sharing = initSharing(document.getElementById('share-host'), controller, { focusMoves: moves.focus });
   initStats(document.getElementById('stats-panel'), {

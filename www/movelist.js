@@ -1,7 +1,8 @@
 // The move list of the Moves tab (#review-panel): every move numbered by
 // pair, the shown position marked, browsing by click, the arrow keys and
 // the « ‹ › » buttons, and the question before a move from an earlier
-// position drops later moves.
+// position drops later moves. Once the game is reviewed, each move carries
+// its mark (data-mark, a glyph such as "?!", and the mark in its label).
 
 import { t, onLangChange } from './i18n.js';
 import { announce, withoutMoveAnnouncements } from './a11y.js';
@@ -10,6 +11,9 @@ import { confirmDialog } from './dialog.js';
 
 /** The most moves one Undo takes back (yours and the AI's reply). */
 const UNDO_SPAN = 2;
+
+/** The glyph after a move of each mark that gets one, as chess annotators write them. */
+const GLYPHS = { inaccuracy: '?!', mistake: '?', blunder: '??' };
 
 /** Builds the list in `panel`, follows the game; returns `{ focus() }`. */
 export function initMoveList(panel, controller) {
@@ -28,8 +32,11 @@ export function initMoveList(panel, controller) {
   panel.replaceChildren(heading, note, nav, list, empty);
 
   let state = controller.getState();
+  let review = controller.getReview();
   // The record and language the list was built for: rebuilt when either changes.
   let builtFor = null;
+  // The review, its progress and the list it marked: marked again when any changes.
+  let markedFor = null;
 
   const plyButtons = () => [...list.querySelectorAll('button[data-ply]')];
   const focusTarget = () =>
@@ -58,6 +65,30 @@ export function initMoveList(panel, controller) {
     }
     list.replaceChildren(...items);
     builtFor = `${state.record}|${t('review.moveLabel')}`;
+    markedFor = null;
+  };
+
+  const markMoves = () => {
+    const key = review && `${review.record}|${review.moves.length}|${builtFor}`;
+    if (key === markedFor) return;
+    markedFor = key;
+    const moves = state.moves || [];
+    const fits = review && review.record === state.record;
+    for (const b of plyButtons()) {
+      const ply = Number(b.dataset.ply);
+      const mark = fits ? review.moves[ply - 1]?.mark : undefined;
+      const player = ply % 2 === 1 ? 'X' : 'O';
+      const label = t('review.moveLabel', { n: Math.ceil(ply / 2), player, move: moves[ply - 1] });
+      b.replaceChildren(moves[ply - 1] ?? '');
+      if (mark) {
+        b.dataset.mark = mark;
+        if (GLYPHS[mark]) b.append(el('span', { class: 'move-glyph', 'aria-hidden': 'true', text: GLYPHS[mark] }));
+        b.setAttribute('aria-label', `${label}, ${t(`mark.${mark}`)}`);
+      } else {
+        delete b.dataset.mark;
+        b.setAttribute('aria-label', label);
+      }
+    }
   };
 
   // The list scrolls inside its own box; the page itself never moves.
@@ -91,6 +122,7 @@ export function initMoveList(panel, controller) {
     const length = state.length || 0;
     const cursor = state.cursor || 0;
     if (builtFor !== `${state.record}|${t('review.moveLabel')}`) build();
+    markMoves();
     markCursor();
     empty.hidden = length > 0;
     list.hidden = length === 0;
@@ -161,6 +193,10 @@ export function initMoveList(panel, controller) {
 
   document.addEventListener('uttt:state', (event) => {
     state = event.detail || controller.getState();
+    render();
+  });
+  document.addEventListener('uttt:review', (event) => {
+    review = event.detail;
     render();
   });
   onLangChange(translate);

@@ -6,11 +6,17 @@
 // one bad entry cannot hide the others. Every game has an id: finishing the
 // same game again (undo, then replay) replaces its entry instead of adding
 // one, so the scores, which are counted from these entries, count it once.
+// A game may carry its review (see reviews.js); one that cannot be read is
+// dropped, the game kept.
+
+import { cleanReview } from './reviews.js';
 
 const KEY = 'uttt.history';
 const VERSION = 1;
 /** Oldest games are dropped beyond this many, to keep storage small. */
 export const MAX_GAMES = 500;
+/** Only the latest this many games keep their reviews (some 2 KB each). */
+export const MAX_REVIEWS = 50;
 
 const KINDS = new Set(['ultimate', 'classic']);
 const RULES = new Set(['standard', 'tiebreak']);
@@ -29,7 +35,7 @@ export const LEVEL_ORDER = LEVELS;
 /** Where an entry's fields are checked; returns a clean copy or null. */
 export function cleanEntry(raw) {
   if (!raw || typeof raw !== 'object') return null;
-  const { id, date, kind, rules, mode, level, levelO, side, result, record } = raw;
+  const { id, date, kind, rules, mode, level, levelO, side, result, record, review } = raw;
   if (typeof date !== 'string' || Number.isNaN(Date.parse(date))) return null;
   if (!KINDS.has(kind) || !RULES.has(rules) || !MODES.has(mode)) return null;
   if (!RESULTS.has(result) && result !== UNFINISHED) return null;
@@ -39,7 +45,7 @@ export function cleanEntry(raw) {
   if (mode === 'online' && side !== 'x' && side !== 'o') return null;
   if (mode === 'watch' && !LEVELS.includes(level)) return null;
   if (mode === 'watch' && levelO != null && !LEVELS.includes(levelO)) return null;
-  return {
+  const clean = {
     id: id ?? null,
     date,
     kind,
@@ -51,6 +57,9 @@ export function cleanEntry(raw) {
     result,
     record,
   };
+  const kept = review === undefined ? null : cleanReview(review, record);
+  if (kept) clean.review = kept;
+  return clean;
 }
 
 /** Whether the entry's game reached its end. */
@@ -147,6 +156,29 @@ export function addGame(game, storage = localStorage) {
   }
   games.push(entry);
   return save(games.slice(-MAX_GAMES), storage) ? entry : null;
+}
+
+/**
+ * Keeps `review` (stored form, see reviews.js) with game `id`, if the
+ * stored game is still the one reviewed (`record`); older games beyond
+ * MAX_REVIEWS lose theirs. True when stored.
+ */
+export function attachReview(id, record, review, storage = localStorage) {
+  const { games } = loadHistory(storage);
+  const index = games.findIndex((g) => g.id === id && g.record === record);
+  const kept = cleanReview(review, record);
+  if (index < 0 || !kept) return false;
+  games[index] = { ...games[index], review: kept };
+  let reviewed = 0;
+  for (let i = games.length - 1; i >= 0; i -= 1) {
+    if (!games[i].review) continue;
+    reviewed += 1;
+    if (reviewed > MAX_REVIEWS) {
+      const { review: _dropped, ...rest } = games[i];
+      games[i] = rest;
+    }
+  }
+  return save(games, storage);
 }
 
 /** The stored entry of game `id`, or null. */
