@@ -248,8 +248,9 @@ pub enum Reply {
         done: u32,
         /// Moves in the game.
         total: u32,
-        /// What this move was worth.
-        reviewed: ReviewedMove,
+        /// What this move was worth (boxed: the largest reply by far, it
+        /// would make every reply, and `read_request`'s error, that large).
+        reviewed: Box<ReviewedMove>,
     },
     /// The review `id` is over: each player's summary.
     Reviewed {
@@ -540,7 +541,7 @@ impl Worker {
                             id,
                             done,
                             total,
-                            reviewed,
+                            reviewed: Box::new(reviewed),
                         });
                         Some(Job::Review { id, review })
                     }
