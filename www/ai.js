@@ -251,16 +251,15 @@ export class AiClient {
         break;
       case 'reviewMove':
         if (this.reviewing && message.id === this.reviewing.id) {
-          this.reviewing.moves.push(message.reviewed);
           this.armReview();
           this.reviewing.onMove(message.reviewed, message.done, message.total);
         }
         break;
       case 'reviewed':
         if (this.reviewing && message.id === this.reviewing.id) {
-          const { moves, resolve } = this.reviewing;
+          const { resolve } = this.reviewing;
           this.endReview(null);
-          resolve({ moves, x: message.x, o: message.o });
+          resolve({ x: message.x, o: message.o });
         }
         break;
       case 'pondering':
@@ -372,7 +371,7 @@ export class AiClient {
    * Reviews every move of the game `text` (a record) in the worker's
    * analyst: `onMove(reviewed, done, total)` hears each move as it is
    * done (reviewed: ply, played, best, line, mark, loss, xBefore, xAfter).
-   * Resolves `{moves, x, o}` (each summary: accuracy, counts); rejects with
+   * Resolves `{x, o}` (each summary: accuracy, counts); rejects with
    * code 'cancelled' (cancelReview, or a search or another review asked
    * meanwhile), 'failed' (the worker died or went silent; it is replaced
    * at the next search) or the engine's error code. Each move has a
@@ -387,7 +386,7 @@ export class AiClient {
     const id = this.nextId;
     this.nextId += 1;
     return new Promise((resolve, reject) => {
-      this.reviewing = { id, onMove, resolve, reject, moves: [], timer: null };
+      this.reviewing = { id, onMove, resolve, reject, timer: null };
       this.armReview();
       this.post({ type: 'review', id, text });
     });

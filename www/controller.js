@@ -832,14 +832,14 @@ export function reviewGame() {
   const current = () => state.review === review;
   const onMove = (move, done, total) => {
     if (!current()) return;
-    review.moves = [...review.moves, move];
+    review.moves.push(move);
     review.total = total;
     emit('uttt:review', review);
   };
   ai.review(record, onMove).then(
-    ({ moves, x, o }) => {
+    ({ x, o }) => {
       if (!current()) return;
-      Object.assign(review, { status: 'done', moves, x, o });
+      Object.assign(review, { status: 'done', x, o });
       if (attachReview(state.gameId, record, packReview(review))) emit('uttt:history');
       emit('uttt:review', review);
       maybeAnalyse();
