@@ -369,7 +369,7 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
 
     /// Negamax alpha-beta: the value of `pos` for the side to move, within
     /// the window (`alpha`, `beta`).
-    fn negamax<G: Searchable>(
+    pub(super) fn negamax<G: Searchable>(
         &mut self,
         pos: &G,
         depth: i32,

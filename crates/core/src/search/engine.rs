@@ -147,6 +147,16 @@ pub struct SearchResult<M> {
     pub pv: Vec<M>,
 }
 
+/// One root move searched by [`Engine::search_root_move`].
+pub(super) struct RootMove {
+    /// Its score for the side to move at the root.
+    pub score: i32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Its line (move indexes), from it.
+    pub pv: Vec<u8>,
+}
+
 /// How leaves are scored and the root move chosen, by level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Style {
@@ -467,6 +477,55 @@ impl Engine {
         self.choose(pos, || false, |_| {})
     }
 
+    /// Readies the tables for a new search: the table's entries age, the
+    /// killers go and the history fades.
+    pub(super) fn prepare(&mut self) {
+        self.tt.next_age();
+        self.killers = [[u8::MAX; 2]; MAX_PLY];
+        for side in &mut self.history {
+            for h in side.iter_mut() {
+                *h /= 8;
+            }
+        }
+    }
+
+    /// Searches the root move `mv` of `pos` to `depth` plies with the root
+    /// window (`alpha`, ∞): the score is exact above `alpha` and an upper
+    /// bound at or below it. `None` when `stop` said yes first (asked only
+    /// when `polling`) or the node limit was passed.
+    pub(super) fn search_root_move<G: Searchable>(
+        &mut self,
+        pos: &G,
+        mv: G::Move,
+        depth: i32,
+        alpha: i32,
+        stop: &mut dyn FnMut() -> bool,
+        polling: bool,
+    ) -> Option<RootMove> {
+        let max_nodes = self.limits.max_nodes;
+        let mut s = super::alphabeta::Searcher {
+            engine: self,
+            stop,
+            nodes: 0,
+            max_nodes,
+            aborted: false,
+            improved: None,
+            polling,
+            tutorial: false,
+        };
+        let mut child = *pos;
+        child.play_unchecked(mv);
+        let score = -s.negamax(&child, depth - 1, 1, -Eval::INFINITE, -alpha);
+        if s.aborted {
+            return None;
+        }
+        let nodes = s.nodes;
+        let e = &*s.engine;
+        let mut pv = alloc::vec![G::move_index(mv)];
+        pv.extend_from_slice(&e.pv[1][1..e.pv_len[1].max(1)]);
+        Some(RootMove { score, nodes, pv })
+    }
+
     /// Iterative deepening. `margin`: pick at random among root moves within
     /// this of the best (every root move then gets an exact score).
     ///
@@ -488,13 +547,7 @@ impl Engine {
         if root.is_empty() {
             return None;
         }
-        self.tt.next_age();
-        self.killers = [[u8::MAX; 2]; MAX_PLY];
-        for side in &mut self.history {
-            for h in side.iter_mut() {
-                *h /= 8;
-            }
-        }
+        self.prepare();
         self.deepen(pos, limits, stop, progress, tutorial, margin, root, None)
     }
 

@@ -114,6 +114,7 @@ mod reductions;
 pub mod review;
 mod rng;
 mod searchable;
+mod survey;
 mod tt;
 mod ultimate_eval;
 mod weights;
@@ -129,6 +130,7 @@ pub use eval::{Eval, MAX_PLY};
 pub use level::Level;
 pub use rng::Rng;
 pub use searchable::Searchable;
+pub use survey::{MoveWorth, Survey, Surveyor, SURVEY_MARGIN};
 pub use weights::{Weights, WEIGHT_COUNT, WEIGHT_NAMES, WEIGHT_UNITS};
 pub use win_chance::{WinChance, WinModel};
 
