@@ -18,7 +18,8 @@ use crate::game::WebGame;
 const MAX_BUDGET_MS: u32 = 600_000;
 
 /// A move as the page addresses it: small board and cell (Classic: board 0).
-trait BoardCell: Copy + core::fmt::Display {
+pub(crate) trait BoardCell: Copy + core::fmt::Display {
+    /// The small board and the cell.
     fn board_cell(self) -> (u8, u8);
 }
 
@@ -116,12 +117,12 @@ pub struct SearchReply {
     pub elapsed_ms: f64,
 }
 
-fn for_x(score: Eval, to_move: Player) -> (i32, Option<i32>) {
+pub(crate) fn for_x(score: Eval, to_move: Player) -> (i32, Option<i32>) {
     let x = score.for_player(to_move, Player::X);
     (x.0, x.mate_in())
 }
 
-fn pv_notation<M: core::fmt::Display>(pv: &[M]) -> Vec<String> {
+pub(crate) fn pv_notation<M: core::fmt::Display>(pv: &[M]) -> Vec<String> {
     pv.iter().map(ToString::to_string).collect()
 }
 
@@ -386,6 +387,11 @@ impl WebEngine {
         let out = f(&mut self.engine);
         self.engine.set_limits(own);
         out
+    }
+
+    /// The engine itself, for a survey's steps.
+    pub(crate) fn engine(&mut self) -> &mut Engine {
+        &mut self.engine
     }
 
     /// The engine's limits now.

@@ -23,6 +23,7 @@ pub mod error;
 pub mod game;
 pub mod meta;
 pub mod review;
+pub mod survey;
 pub mod view;
 pub mod worker;
 

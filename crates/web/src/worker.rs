@@ -24,6 +24,10 @@
 //! cools the AI's table: with pondering off, the AI gains nothing from the
 //! person's time.
 //!
+//! A `survey` request surveys every legal move of the position a person is
+//! to move in, on the analyst too, for the page's overlay of each cell's
+//! worth: it stands in for an analysis (its best line feeds the bar).
+//!
 //! A `review` request reviews a whole game on the analyst too, one move a
 //! turn of the event loop (a search of some 200,000 nodes), reporting each
 //! move as it is done and both players' summaries at the end.
@@ -39,6 +43,7 @@ use crate::convert::to_js;
 use crate::engine::{Report, Search, SearchReply, WebEngine};
 use crate::error::ApiError;
 use crate::review::{Review, ReviewSummary, ReviewedMove};
+use crate::survey::{SurveyReport, WebSurvey};
 
 /// A request from the page.
 #[derive(Clone, Debug, PartialEq)]
@@ -63,6 +68,17 @@ pub enum Request {
     /// [`Timing::ponder_ms`], each completed depth reported as `analysis`.
     Analyse {
         /// Chosen by the page; every report of this analysis carries it.
+        id: u32,
+        /// A record or a position string.
+        text: String,
+    },
+    /// `{type: 'survey', id, text}`: every legal move at the cursor of
+    /// `text` surveyed by the analyst (core's
+    /// [`Surveyor`](uttt_core::search::Surveyor)), slice by slice, until the
+    /// next request or [`Timing::ponder_ms`], each completed depth reported
+    /// as `survey`: every cell's worth and the best line.
+    Survey {
+        /// Chosen by the page; every report of this survey carries it.
         id: u32,
         /// A record or a position string.
         text: String,
@@ -169,6 +185,11 @@ impl Message {
                 _ => Err("analyse takes an id and a text".into()),
             },
             ("analyse", Some(_)) => Err("analyse takes an id and a text".into()),
+            ("survey", None) => match (id, text, budget_ms, ponder) {
+                (Some(id), Some(text), None, None) => Ok(Request::Survey { id, text }),
+                _ => Err("survey takes an id and a text".into()),
+            },
+            ("survey", Some(_)) => Err("survey takes an id and a text".into()),
             ("review", None) => match (id, text, budget_ms, ponder) {
                 (Some(id), Some(text), None, None) => Ok(Request::Review { id, text }),
                 _ => Err("review takes an id and a text".into()),
@@ -239,6 +260,14 @@ pub enum Reply {
         id: u32,
         /// What the analysis knows so far.
         report: Report,
+    },
+    /// A depth of the survey `id` is complete: every legal cell's worth
+    /// and the best line.
+    Survey {
+        /// The request's id.
+        id: u32,
+        /// What the survey knows so far (boxed, as `reviewed` below).
+        report: Box<SurveyReport>,
     },
     /// A move of the review `id` is reviewed: `done` of `total`.
     ReviewMove {
@@ -323,6 +352,9 @@ enum Job {
         reply: Option<String>,
         search: Search,
     },
+    /// Surveying every move of a position for survey request `id`, on the
+    /// analyst.
+    Survey { id: u32, survey: Box<WebSurvey> },
     /// Reviewing a game for review request `id`, on the analyst.
     Review { id: u32, review: Review },
 }
@@ -439,6 +471,18 @@ impl Worker {
                     Err(e) => post(Reply::error(Some(id), e)),
                 }
             }
+            Request::Survey { id, text } => {
+                self.stop(post);
+                let deadline = now() + self.timing.ponder_ms;
+                let survey = WebSurvey::begin(&text, deadline);
+                match (self.analyst(), survey) {
+                    (Ok(_), Ok(survey)) => {
+                        let survey = Box::new(survey);
+                        self.job = Some(Job::Survey { id, survey });
+                    }
+                    (Err(e), _) | (_, Err(e)) => post(Reply::error(Some(id), e)),
+                }
+            }
             Request::Review { id, text } => {
                 self.stop(post);
                 let review = Review::begin(&text);
@@ -479,7 +523,9 @@ impl Worker {
             ponder_ms,
         } = self.timing;
         let engine = match &job {
-            Job::Think { reply: None, .. } | Job::Review { .. } => self.analyst.as_mut(),
+            Job::Think { reply: None, .. } | Job::Survey { .. } | Job::Review { .. } => {
+                self.analyst.as_mut()
+            }
             Job::Search { .. } | Job::Think { .. } => self.engine.as_mut().map(|(_, e)| e),
         };
         let Some(engine) = engine else {
@@ -531,6 +577,14 @@ impl Worker {
                     // the AI's table warm for the reply it expected.
                     Ok(Some(_)) | Err(_) => None,
                 }
+            }
+            Job::Survey { id, mut survey } => {
+                if let Some(report) = survey.step(engine, now() + slice_ms, now) {
+                    let report = Box::new(report);
+                    post(Reply::Survey { id, report });
+                }
+                // Its last report stands once it is over.
+                (!survey.is_over(now())).then_some(Job::Survey { id, survey })
             }
             Job::Review { id, mut review } => {
                 let total = u32::try_from(review.total()).unwrap_or(u32::MAX);
@@ -1032,6 +1086,94 @@ mod tests {
             &mut |r| out.push(r),
         );
         assert!(out.is_empty() && !w.busy());
+    }
+
+    /// The survey reports of `out` under `id`, in order.
+    fn surveys(out: &[Reply], id: u32) -> Vec<&SurveyReport> {
+        out.iter()
+            .filter_map(|r| match r {
+                Reply::Survey { id: i, report } if *i == id => Some(&**report),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_survey_reports_every_cell_at_each_depth_until_a_search_takes_over() {
+        let (mut w, seeds) = counting_worker();
+        replies(&mut w, search(1, "ultimate-standard:", "easy"));
+        let clock = ticking();
+        let mut out = Vec::new();
+        let request = Request::Survey {
+            id: 8,
+            text: "ultimate-standard:e5".into(),
+        };
+        w.handle(request, &clock, &mut |r| out.push(r));
+        assert!(out.is_empty(), "{out:?}");
+        for _ in 0..40 {
+            assert!(w.work(&clock, &mut |r| out.push(r)), "the survey ended");
+        }
+        let reports = surveys(&out, 8);
+        assert_eq!(reports.len(), out.len(), "{out:?}");
+        assert!(reports.len() > 2, "{} depths", reports.len());
+        assert!(reports
+            .windows(2)
+            .all(|w| w[0].report.depth < w[1].report.depth));
+        for r in &reports {
+            // O, sent to board 4, has its eight empty cells.
+            assert_eq!(r.cells.len(), 8);
+            assert!(r.cells.iter().all(|c| c.board == 4 && c.cell != 4));
+            assert!(r.cells[0].exact);
+            let best = format!("{}", uttt_core::Move::new(4, r.cells[0].cell));
+            assert_eq!(r.report.pv[0], best);
+        }
+        // On the analyst: the AI's Easy engine is still there, and a search
+        // stops the survey without a word.
+        assert_eq!(seeds.get(), 2);
+        let out = replies(&mut w, search(9, "ultimate-standard:e5", "easy"));
+        assert!(surveys(&out, 8).is_empty());
+        assert!(matches!(out.last(), Some(Reply::Result { id: 9, .. })));
+        assert!(!w.busy());
+    }
+
+    #[test]
+    fn a_survey_ends_when_solved_and_a_bad_one_is_refused() {
+        let mut w = worker(5);
+        let clock = ticking();
+        let mut out = Vec::new();
+        let request = Request::Survey {
+            id: 3,
+            text: "classic:a1a2b2".into(),
+        };
+        w.handle(request, &clock, &mut |r| out.push(r));
+        let mut slices = 0;
+        while w.work(&clock, &mut |r| out.push(r)) {
+            slices += 1;
+            assert!(slices < 1_000, "a solved survey went on");
+        }
+        let last = surveys(&out, 3).pop().expect("a report");
+        // O must block at c3, or X wins there.
+        assert_eq!((last.cells[0].board, last.cells[0].cell), (0, 8));
+        assert!(
+            last.cells[1..].iter().all(|c| c.mate == Some(-2)),
+            "{last:?}"
+        );
+        for (text, code) in [
+            ("ultimate-standard:zz", "parse-error"),
+            ("classic:a1b1a2b2a3", "game-over"),
+        ] {
+            let mut out = Vec::new();
+            let request = Request::Survey {
+                id: 4,
+                text: text.into(),
+            };
+            w.handle(request, &clock, &mut |r| out.push(r));
+            assert!(
+                matches!(&out[..], [Reply::Error { id: Some(4), code: c, .. }] if *c == code),
+                "{out:?}"
+            );
+            assert!(!w.busy());
+        }
     }
 
     /// Every reply to the review `id` of `text`, to its end.

@@ -205,6 +205,13 @@ fn the_worker_reads_only_requests_it_knows() {
         })
     );
     assert_eq!(
+        read_request(&json(r#"{"type":"survey","id":5,"text":"classic:a1"}"#)),
+        Ok(Request::Survey {
+            id: 5,
+            text: "classic:a1".into()
+        })
+    );
+    assert_eq!(
         read_request(&json(r#"{"type":"newGame","level":"hard"}"#)),
         Ok(Request::NewGame {
             level: "hard".into()
@@ -251,6 +258,15 @@ fn the_worker_reads_only_requests_it_knows() {
             Some(17),
         ),
         (r#"{"type":"review","text":"classic:","ponder":true}"#, None),
+        (r#"{"type":"survey","id":18}"#, Some(18)),
+        (
+            r#"{"type":"survey","id":19,"text":"classic:","level":"hard"}"#,
+            Some(19),
+        ),
+        (
+            r#"{"type":"survey","id":20,"text":"classic:","ponder":false}"#,
+            Some(20),
+        ),
         ("null", None),
         (r#""search""#, None),
     ] {
