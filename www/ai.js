@@ -48,23 +48,25 @@ function failure(code, message) {
  * `onProgress(report)` receives progress of the current search only;
  * `onAnalysis(report)` the reports of the current analysis (see analyse) or
  * of the pondering after the last answer, both of the position the person
- * is to move in; `onTrouble(kind, detail, reason)` hears 'restarting' and 'failed'.
+ * is to move in; `onSurvey({report, cells})` those of the current survey
+ * (see survey); `onTrouble(kind, detail, reason)` hears 'restarting' and 'failed'.
  * The reason of 'restarting' is 'crash' (an error, or a failed load),
  * 'silent' (the worker stopped answering without an error: closed or
  * terminated) or 'slow' (the search went over its budget and the margin).
  */
 export class AiClient {
-  constructor({ onProgress = () => {}, onAnalysis = () => {}, onTrouble = () => {} } = {}) {
+  constructor({ onProgress = () => {}, onAnalysis = () => {}, onSurvey = () => {}, onTrouble = () => {} } = {}) {
     this.onProgress = onProgress;
     this.onAnalysis = onAnalysis;
+    this.onSurvey = onSurvey;
     this.onTrouble = onTrouble;
-    /** The id whose 'analysis' reports are current: an analysis's, or a pondering search's. */
+    /** The id whose 'analysis' or 'survey' reports are current: an analysis's, a survey's or a pondering search's. */
     this.analysisId = null;
     /** True while the analysis reports come from pondering after an answer. */
     this.pondering = false;
     /** The id of the last search answered, until anything else is asked. */
     this.answered = null;
-    /** The position the analyst analyses (see analyse), or null. */
+    /** What the worker analyses or surveys: 'analyse ' or 'survey ' and the position (see analyse, survey), or null. */
     this.analysed = null;
     /** The game review under way (see review), or null. */
     this.reviewing = null;
@@ -242,6 +244,9 @@ export class AiClient {
       case 'analysis':
         if (message.id === this.analysisId && this.analysisId !== null) this.onAnalysis(message.report);
         break;
+      case 'survey':
+        if (message.id === this.analysisId && this.analysisId !== null) this.onSurvey(message.report);
+        break;
       case 'result':
         if (current) {
           this.settle(job);
@@ -339,14 +344,31 @@ export class AiClient {
    * while a search is outstanding or there is no worker.
    */
   analyse(text) {
+    return this.watch(`analyse ${text}`, { type: 'analyse', text });
+  }
+
+  /**
+   * Surveys every legal move of the position `text` until the next
+   * request, as analyse does: each completed depth goes to onSurvey as
+   * `{report, cells}` (report: the best line, as onAnalysis's; cells: each
+   * move's {board, cell, expected, mate, exact, depth}, the best first).
+   * With `ponder`, it runs on the AI's engine when that engine ponders, so
+   * the AI's next search starts warm.
+   */
+  survey(text, { ponder = false } = {}) {
+    return this.watch(`survey ${ponder} ${text}`, { type: 'survey', text, ponder: Boolean(ponder) });
+  }
+
+  /** Sends `request` (an analysis or a survey, known as `key`) under a new id, unless it is already under way. */
+  watch(key, request) {
     if (this.pending || this.reviewing || !this.worker) return false;
-    if (this.analysed === text) return true;
+    if (this.analysed === key) return true;
     const id = this.nextId;
     this.nextId += 1;
     this.endAnalysis();
     this.analysisId = id;
-    this.analysed = text;
-    this.post({ type: 'analyse', id, text });
+    this.analysed = key;
+    this.post({ ...request, id });
     return true;
   }
 

@@ -12,6 +12,9 @@
 //                    xWins, draw and oWins are its chances (0-1);
 // - `uttt:analysis` detail = a report of the live evaluation, the same
 //                    fields, of the shown position (see maybeAnalyse);
+// - `uttt:worth`    detail = `{position, cells}` (each legal move's worth,
+//                    the best first, see AiClient.survey) of the shown
+//                    position while the overlay is on, or null to clear it;
 // - `uttt:history`  no detail, after the history of games changed.
 // - `uttt:review`   detail = getReview(), whenever the game review changes.
 //
@@ -62,6 +65,12 @@ const state = {
   live: false,
   /** Whether the shown position is analysed while a person is to move (the bar is shown). */
   liveEval: false,
+  /** Whether every legal move's worth is surveyed instead (the overlay is shown). */
+  worthOverlay: false,
+  /** The position the survey under way is of, or null. */
+  surveyed: null,
+  /** The survey's last report `{position, cells}` as drawn, or null. */
+  worth: null,
   /** The pondering's last report, kept while the AI's move waits to be shown. */
   heldReport: null,
   /**
@@ -284,7 +293,7 @@ function commit({ played = false } = {}) {
  */
 function wantsAnalysis() {
   const { mode } = state.settings;
-  if (!ai || !state.liveEval || document.hidden || state.online) return false;
+  if (!ai || !(state.liveEval || state.worthOverlay) || document.hidden || state.online) return false;
   if (state.thinking || ai.busy || ai.reviewing || mode === 'watch') return false;
   if (state.view.outcome !== null) return false;
   return mode === 'human' || state.view.ply < state.view.length || !isAiTurn();
@@ -293,21 +302,39 @@ function wantsAnalysis() {
 /**
  * Starts, keeps or stops the live evaluation of the shown position. At the
  * live position after the AI's answer, the pondering already searches it
- * (through the expected reply), so its reports are used instead.
+ * (through the expected reply), so its reports are used instead. With the
+ * overlay on, a survey of every move takes the analysis's place; at the
+ * live position of a game against a pondering AI it runs on the AI's
+ * engine, so it warms the AI's table as the pondering it replaces would.
  */
 function maybeAnalyse() {
   if (!ai) return;
   const held = state.heldReport;
   state.heldReport = null;
+  const position = state.game.positionString();
+  if (state.worth && (state.worth.position !== position || !state.worthOverlay)) showWorth(null);
   if (!wantsAnalysis()) {
     if (ai.analysed !== null && !ai.busy) ai.stopPondering();
+    showWorth(null);
+    return;
+  }
+  if (state.worthOverlay) {
+    const live = state.view.ply === state.view.length;
+    if (ai.survey(position, { ponder: live && pondering() })) state.surveyed = position;
     return;
   }
   if (ai.pondering && state.view.ply === state.view.length) {
     if (held) emit('uttt:analysis', held);
     return;
   }
-  ai.analyse(state.game.positionString());
+  ai.analyse(position);
+}
+
+/** Draws `worth` ({position, cells}) on the board, or clears it (null). */
+function showWorth(worth) {
+  if (worth === null && state.worth === null) return;
+  state.worth = worth;
+  emit('uttt:worth', worth);
 }
 
 function notify(text, tone = 'warn') {
@@ -692,7 +719,11 @@ export async function updateSettings(changes) {
   storage.saveSettings(state.settings);
   if (!next.ponder && ai) ai.stopPondering();
   if (restart) startFresh();
-  else renderPage();
+  else {
+    renderPage();
+    // A survey on the AI's engine moves to the analyst once pondering is off.
+    maybeAnalyse();
+  }
   return true;
 }
 
@@ -785,10 +816,12 @@ export function analyse({ ms = 1000, level = 'master' } = {}) {
 
 /**
  * Turns the live evaluation on or off (the page calls it as the evaluation
- * bar is shown or hidden).
+ * bar is shown or hidden), and the survey of every move's worth (as the
+ * overlay is).
  */
-export function setLiveEval(on) {
+export function setLiveEval(on, { worth = false } = {}) {
   state.liveEval = Boolean(on);
+  state.worthOverlay = Boolean(worth);
   maybeAnalyse();
 }
 
@@ -952,6 +985,18 @@ function reportDetail({ depth, score, mate, xWins, draw, oWins, pv, nodes }) {
 /** Called for each progress report of the current search. */
 export function aiProgress(report) {
   emit('uttt:progress', reportDetail(report));
+}
+
+/**
+ * Called for each report of the survey under way (`{report, cells}`): the
+ * best line goes to the bar as an analysis, the cells to the overlay.
+ * Reports of a position no longer shown are dropped.
+ */
+export function aiSurvey({ report, cells }) {
+  const position = state.surveyed;
+  if (state.thinking || position !== state.game.positionString()) return;
+  emit('uttt:analysis', reportDetail(report));
+  showWorth({ position, cells });
 }
 
 /**

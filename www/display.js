@@ -1,6 +1,8 @@
-// The display options of the Game tab that the evaluation bar and the Hint
-// button read: show the bar, show the Hint button. Kept in localStorage
-// under 'uttt.review'; the toggles are built into #display-options.
+// The display options of the Game tab that the evaluation bar, the Hint
+// button and the board read: show the bar, show the Hint button, show each
+// move's worth. Kept in localStorage under 'uttt.review' (older saves
+// without the overlay read it as off); the toggles are built into
+// #display-options.
 
 import { t, onLangChange } from './i18n.js';
 import { el } from './dom.js';
@@ -10,9 +12,9 @@ const STORAGE_KEY = 'uttt.review';
 function load() {
   try {
     const s = JSON.parse(localStorage.getItem(STORAGE_KEY) || '{}');
-    return { showEval: s?.showEval !== false, showHint: s?.showHint !== false };
+    return { showEval: s?.showEval !== false, showHint: s?.showHint !== false, showWorth: s?.showWorth === true };
   } catch {
-    return { showEval: true, showHint: true };
+    return { showEval: true, showHint: true, showWorth: false };
   }
 }
 
@@ -25,14 +27,14 @@ function save(options) {
 }
 
 /**
- * Builds the two toggles into `host` and returns the options:
- * `{ showEval, showHint, onChange(fn) }`; `fn()` runs after either changes.
+ * Builds the toggles into `host` and returns the options:
+ * `{ showEval, showHint, showWorth, onChange(fn) }`; `fn()` runs after any changes.
  */
 export function initDisplayOptions(host) {
   const options = load();
   const listeners = [];
-  const toggle = (key, id, labelKey) => {
-    const input = el('input', { type: 'checkbox', id });
+  const toggle = (key, id, labelKey, testId) => {
+    const input = el('input', { type: 'checkbox', id, ...(testId ? { 'data-testid': testId } : {}) });
     input.checked = options[key];
     const label = el('label', { for: id });
     input.addEventListener('change', () => {
@@ -49,6 +51,7 @@ export function initDisplayOptions(host) {
   host.append(
     toggle('showEval', 'opt-show-eval', 'settings.showEval'),
     toggle('showHint', 'opt-show-hint', 'settings.showHint'),
+    toggle('showWorth', 'opt-show-worth', 'settings.showWorth', 'worth-toggle'),
   );
   return {
     get showEval() {
@@ -56,6 +59,9 @@ export function initDisplayOptions(host) {
     },
     get showHint() {
       return options.showHint;
+    },
+    get showWorth() {
+      return options.showWorth;
     },
     onChange: (fn) => listeners.push(fn),
   };

@@ -17,6 +17,7 @@ import * as controller from './controller.js';
 import { initDisplayOptions } from './display.js';
 import { initEvalBar } from './evalbar.js';
 import { initHint } from './hint.js';
+import { initWorthOverlay } from './worth.js';
 import { initMoveList } from './movelist.js';
 import { initGameReview } from './gamereview.js';
 import { initSharing } from './sharing.js';
@@ -58,7 +59,12 @@ async function boot() {
     board.render(page.view, { interactive: page.interactive });
     renderChrome(page);
   };
-  const ai = new AiClient({ onProgress: controller.aiProgress, onAnalysis: controller.aiAnalysis, onTrouble: controller.aiTrouble });
+  const ai = new AiClient({
+    onProgress: controller.aiProgress,
+    onAnalysis: controller.aiAnalysis,
+    onSurvey: controller.aiSurvey,
+    onTrouble: controller.aiTrouble,
+  });
   fillLevels(levelList, 'medium');
   controller.start({ render, aiClient: ai, levels: levelList, confirm: confirmLeave });
   bindChrome(controller);
@@ -75,9 +81,11 @@ async function boot() {
   registerServiceWorker();
   const display = initDisplayOptions(document.getElementById('display-options'));
   const evalBar = initEvalBar(document.getElementById('eval-bar'), controller, display);
-  // The live evaluation runs only while its bar is shown.
-  controller.setLiveEval(display.showEval);
-  display.onChange(() => controller.setLiveEval(display.showEval));
+  // The live evaluation runs only while its bar or the overlay is shown.
+  initWorthOverlay(boardRoot);
+  const liveEval = () => controller.setLiveEval(display.showEval, { worth: display.showWorth });
+  liveEval();
+  display.onChange(liveEval);
   const hint = initHint(controller, { display, evalBar });
   initGameReview(document.getElementById('game-review'), controller);
   const moves = initMoveList(document.getElementById('review-panel'), controller);

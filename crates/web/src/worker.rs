@@ -76,12 +76,17 @@ pub enum Request {
     /// `text` surveyed by the analyst (core's
     /// [`Surveyor`](uttt_core::search::Surveyor)), slice by slice, until the
     /// next request or [`Timing::ponder_ms`], each completed depth reported
-    /// as `survey`: every cell's worth and the best line.
+    /// as `survey`: every cell's worth and the best line. With `ponder:
+    /// true` it runs on the AI's engine instead, when that engine ponders
+    /// (Hard, Master): the survey then warms its table for every reply the
+    /// person may play, as pondering would.
     Survey {
         /// Chosen by the page; every report of this survey carries it.
         id: u32,
         /// A record or a position string.
         text: String,
+        /// Survey on the AI's engine, if it ponders (off when missing).
+        ponder: bool,
     },
     /// `{type: 'review', id, text}`: every move of the game `text` (a
     /// record) reviewed by the analyst at
@@ -185,11 +190,15 @@ impl Message {
                 _ => Err("analyse takes an id and a text".into()),
             },
             ("analyse", Some(_)) => Err("analyse takes an id and a text".into()),
-            ("survey", None) => match (id, text, budget_ms, ponder) {
-                (Some(id), Some(text), None, None) => Ok(Request::Survey { id, text }),
-                _ => Err("survey takes an id and a text".into()),
+            ("survey", None) => match (id, text, budget_ms) {
+                (Some(id), Some(text), None) => Ok(Request::Survey {
+                    id,
+                    text,
+                    ponder: ponder.unwrap_or(false),
+                }),
+                _ => Err("survey takes an id, a text and ponder".into()),
             },
-            ("survey", Some(_)) => Err("survey takes an id and a text".into()),
+            ("survey", Some(_)) => Err("survey takes an id, a text and ponder".into()),
             ("review", None) => match (id, text, budget_ms, ponder) {
                 (Some(id), Some(text), None, None) => Ok(Request::Review { id, text }),
                 _ => Err("review takes an id and a text".into()),
@@ -353,8 +362,12 @@ enum Job {
         search: Search,
     },
     /// Surveying every move of a position for survey request `id`, on the
-    /// analyst.
-    Survey { id: u32, survey: Box<WebSurvey> },
+    /// AI's engine when `on_ai`, else on the analyst.
+    Survey {
+        id: u32,
+        survey: Box<WebSurvey>,
+        on_ai: bool,
+    },
     /// Reviewing a game for review request `id`, on the analyst.
     Review { id: u32, review: Review },
 }
@@ -471,14 +484,20 @@ impl Worker {
                     Err(e) => post(Reply::error(Some(id), e)),
                 }
             }
-            Request::Survey { id, text } => {
+            Request::Survey { id, text, ponder } => {
                 self.stop(post);
                 let deadline = now() + self.timing.ponder_ms;
+                let on_ai = ponder && self.engine.as_ref().is_some_and(|(_, e)| e.ponders());
                 let survey = WebSurvey::begin(&text, deadline);
-                match (self.analyst(), survey) {
-                    (Ok(_), Ok(survey)) => {
+                let engine = if on_ai {
+                    Ok(())
+                } else {
+                    self.analyst().map(|_| ())
+                };
+                match (engine, survey) {
+                    (Ok(()), Ok(survey)) => {
                         let survey = Box::new(survey);
-                        self.job = Some(Job::Survey { id, survey });
+                        self.job = Some(Job::Survey { id, survey, on_ai });
                     }
                     (Err(e), _) | (_, Err(e)) => post(Reply::error(Some(id), e)),
                 }
@@ -523,10 +542,12 @@ impl Worker {
             ponder_ms,
         } = self.timing;
         let engine = match &job {
-            Job::Think { reply: None, .. } | Job::Survey { .. } | Job::Review { .. } => {
-                self.analyst.as_mut()
+            Job::Think { reply: None, .. }
+            | Job::Survey { on_ai: false, .. }
+            | Job::Review { .. } => self.analyst.as_mut(),
+            Job::Search { .. } | Job::Think { .. } | Job::Survey { .. } => {
+                self.engine.as_mut().map(|(_, e)| e)
             }
-            Job::Search { .. } | Job::Think { .. } => self.engine.as_mut().map(|(_, e)| e),
         };
         let Some(engine) = engine else {
             return false;
@@ -578,13 +599,18 @@ impl Worker {
                     Ok(Some(_)) | Err(_) => None,
                 }
             }
-            Job::Survey { id, mut survey } => {
+            Job::Survey {
+                id,
+                mut survey,
+                on_ai,
+            } => {
                 if let Some(report) = survey.step(engine, now() + slice_ms, now) {
                     let report = Box::new(report);
                     post(Reply::Survey { id, report });
                 }
                 // Its last report stands once it is over.
-                (!survey.is_over(now())).then_some(Job::Survey { id, survey })
+                let more = !survey.is_over(now());
+                more.then_some(Job::Survey { id, survey, on_ai })
             }
             Job::Review { id, mut review } => {
                 let total = u32::try_from(review.total()).unwrap_or(u32::MAX);
@@ -1107,6 +1133,7 @@ mod tests {
         let request = Request::Survey {
             id: 8,
             text: "ultimate-standard:e5".into(),
+            ponder: true,
         };
         w.handle(request, &clock, &mut |r| out.push(r));
         assert!(out.is_empty(), "{out:?}");
@@ -1127,13 +1154,60 @@ mod tests {
             let best = format!("{}", uttt_core::Move::new(4, r.cells[0].cell));
             assert_eq!(r.report.pv[0], best);
         }
-        // On the analyst: the AI's Easy engine is still there, and a search
-        // stops the survey without a word.
+        // On the analyst (Easy does not ponder): the AI's Easy engine is
+        // still there, and a search stops the survey without a word.
         assert_eq!(seeds.get(), 2);
         let out = replies(&mut w, search(9, "ultimate-standard:e5", "easy"));
         assert!(surveys(&out, 8).is_empty());
         assert!(matches!(out.last(), Some(Reply::Result { id: 9, .. })));
         assert!(!w.busy());
+    }
+
+    #[test]
+    fn a_pondering_survey_runs_on_the_ais_engine_and_warms_its_table() {
+        let (mut w, seeds) = counting_worker();
+        replies(&mut w, search(1, "ultimate-standard:", "hard"));
+        let clock = ticking();
+        let request = Request::Survey {
+            id: 2,
+            text: "ultimate-standard:e5".into(),
+            ponder: true,
+        };
+        w.handle(request, &clock, &mut |r| panic!("{r:?}"));
+        let mut depths = Vec::new();
+        for _ in 0..150 {
+            w.work(&clock, &mut |r| match r {
+                Reply::Survey { report, .. } => depths.push(report.report.depth),
+                other => panic!("{other:?}"),
+            });
+        }
+        // No analyst was made: the survey ran on the AI's Hard engine.
+        assert_eq!(seeds.get(), 1);
+        let deepest = *depths.last().expect("a depth completed");
+        // The person plays one of the surveyed moves: the AI's search of the
+        // position after it starts from a warm table, and completes each
+        // depth in fewer nodes than a fresh engine.
+        let text = "ultimate-standard:e5e4";
+        let warm = replies(&mut w, search_for(3, text, "hard", 10.0, false));
+        let fresh = replies(&mut worker(1), search_for(3, text, "hard", 10.0, false));
+        // The nodes each search took to complete `depth`.
+        let nodes = |out: &[Reply], depth: u32| {
+            out.iter().find_map(|r| match r {
+                Reply::Progress { report, .. } if report.depth == depth => Some(report.nodes),
+                _ => None,
+            })
+        };
+        let last = |out: &[Reply]| match out.last() {
+            Some(Reply::Result { reply, .. }) => reply.depth,
+            other => panic!("{other:?}"),
+        };
+        let depth = last(&warm).min(last(&fresh));
+        assert!(deepest > depth, "{depths:?}");
+        // Measured: 2,580 nodes against 6,403 to depth 6.
+        assert!(
+            nodes(&warm, depth) < nodes(&fresh, depth),
+            "{warm:?} {fresh:?}"
+        );
     }
 
     #[test]
@@ -1144,6 +1218,7 @@ mod tests {
         let request = Request::Survey {
             id: 3,
             text: "classic:a1a2b2".into(),
+            ponder: false,
         };
         w.handle(request, &clock, &mut |r| out.push(r));
         let mut slices = 0;
@@ -1166,6 +1241,7 @@ mod tests {
             let request = Request::Survey {
                 id: 4,
                 text: text.into(),
+                ponder: false,
             };
             w.handle(request, &clock, &mut |r| out.push(r));
             assert!(

@@ -208,9 +208,16 @@ fn the_worker_reads_only_requests_it_knows() {
         read_request(&json(r#"{"type":"survey","id":5,"text":"classic:a1"}"#)),
         Ok(Request::Survey {
             id: 5,
-            text: "classic:a1".into()
+            text: "classic:a1".into(),
+            ponder: false
         })
     );
+    assert!(matches!(
+        read_request(&json(
+            r#"{"type":"survey","id":6,"text":"classic:","ponder":true}"#
+        )),
+        Ok(Request::Survey { ponder: true, .. })
+    ));
     assert_eq!(
         read_request(&json(r#"{"type":"newGame","level":"hard"}"#)),
         Ok(Request::NewGame {
@@ -264,7 +271,7 @@ fn the_worker_reads_only_requests_it_knows() {
             Some(19),
         ),
         (
-            r#"{"type":"survey","id":20,"text":"classic:","ponder":false}"#,
+            r#"{"type":"survey","id":20,"text":"classic:","budgetMs":5}"#,
             Some(20),
         ),
         ("null", None),

@@ -1,0 +1,178 @@
+// The overlay of every legal move's worth: while a person is to move, each
+// legal cell shows what playing there is worth (the worker's survey), one
+// best cell is marked and agrees with the bar's best line, it deepens and
+// follows the position, never plays, and does not slow the AI.
+
+import { test, expect } from './support/fixtures.js';
+import { open, choose, cell, markCount, expectMarks, aiIdle, showTab, newGame } from './game-helpers.js';
+
+/** Turns the overlay on or off in the Game tab. */
+async function setOverlay(page, shown) {
+  await showTab(page, 'game');
+  const toggle = page.getByTestId('worth-toggle');
+  if (shown) await toggle.check();
+  else await toggle.uncheck();
+  await showTab(page, 'moves');
+}
+
+/**
+ * Collects the page's `uttt:worth` events in window.__worth, and in
+ * window.__pairs the best cell of each with the bar's line just before it.
+ */
+async function watchWorth(page) {
+  await page.evaluate(() => {
+    window.__worth = [];
+    window.__pairs = [];
+    let line = null;
+    document.addEventListener('uttt:analysis', (event) => {
+      line = event.detail.pv;
+    });
+    document.addEventListener('uttt:worth', (event) => {
+      window.__worth.push(event.detail);
+      if (event.detail) window.__pairs.push({ best: event.detail.cells[0], line });
+    });
+  });
+}
+
+/** What the overlay shows, read at once: legal cells, cells with a worth, the best cells and what they say, cells with a worth that are not legal. */
+function overlay(page) {
+  return page.locator('#board button[data-cell]').evaluateAll((cells) => ({
+    legal: cells.filter((c) => c.dataset.legal === 'true').length,
+    worth: cells.filter((c) => c.dataset.legal === 'true' && c.dataset.worth !== undefined && c.querySelector('.worth-label')).length,
+    best: cells.filter((c) => c.hasAttribute('data-worth-best')).map((c) => [Number(c.dataset.board), Number(c.dataset.cell)]),
+    bestSays: cells.filter((c) => c.hasAttribute('data-worth-best')).map((c) => [c.dataset.worthTone, c.getAttribute('aria-description')]),
+    stray: cells.filter((c) => c.dataset.legal !== 'true' && (c.dataset.worth !== undefined || c.querySelector('.worth-label'))).length,
+  }));
+}
+
+/** The move in notation of cell `c` of small board `b` (column a-i, row 1-9 from the top). */
+function notation(b, c) {
+  const col = (b % 3) * 3 + (c % 3);
+  const row = Math.floor(b / 3) * 3 + Math.floor(c / 3);
+  return `${String.fromCharCode(97 + col)}${row + 1}`;
+}
+
+test('every legal cell shows its worth, one is best and leads the bar, and it follows the game', async ({ page }) => {
+  await open(page);
+  await choose(page, { mode: 'human' });
+  // Off unless chosen: nothing is drawn.
+  await page.waitForTimeout(600);
+  expect((await overlay(page)).worth).toBe(0);
+  await watchWorth(page);
+  await setOverlay(page, true);
+  await expect.poll(async () => (await overlay(page)).worth, { timeout: 10_000 }).toBe(81);
+  // It deepens: several reports, and the best cell is the bar's best line.
+  await expect.poll(() => page.evaluate(() => window.__worth.filter(Boolean).length), { timeout: 10_000 }).toBeGreaterThan(2);
+  await page.waitForTimeout(300);
+  const first = await overlay(page);
+  expect(first.best).toHaveLength(1);
+  expect(first.stray).toBe(0);
+  // Every report's best cell is the first move of the line it gave the bar.
+  const pairs = await page.evaluate(() => window.__pairs);
+  expect(pairs.length).toBeGreaterThan(2);
+  for (const { best, line } of pairs) expect(line[0]).toBe(notation(best.board, best.cell));
+  const [[tone, words]] = first.bestSays;
+  expect(tone).toBe('best');
+  expect(words).toMatch(/^best move, (worth \d+%|wins in \d+)$/);
+  expect(await markCount(page)).toBe(0);
+
+  // A move: the old overlay goes at once, the new one covers O's nine cells in board 4.
+  await cell(page, 4, 4).click();
+  await expect.poll(async () => (await overlay(page)).legal).toBe(8);
+  await expect.poll(async () => (await overlay(page)).worth, { timeout: 10_000 }).toBe(8);
+  const second = await overlay(page);
+  expect(second.stray).toBe(0);
+  expect(second.best).toHaveLength(1);
+  expect(second.best[0][0]).toBe(4);
+  await page.waitForTimeout(800);
+  expect(await markCount(page)).toBe(1);
+
+  // Off: everything it drew goes, and no survey reports come.
+  await setOverlay(page, false);
+  expect((await overlay(page)).worth).toBe(0);
+  await expect(page.locator('#board .worth-label')).toHaveCount(0);
+  const count = await page.evaluate(() => window.__worth.length);
+  await page.waitForTimeout(800);
+  expect(await page.evaluate(() => window.__worth.filter(Boolean).length)).toBeLessThanOrEqual(count);
+  expect((await overlay(page)).worth).toBe(0);
+});
+
+test('in Classic, the move that holds out longest is best and every move shows its loss', async ({ page }) => {
+  await open(page);
+  await choose(page, { kind: 'classic', mode: 'human' });
+  await setOverlay(page, true);
+  // X a1, O a2, X b2: X threatens c3, which O must take; X then forks
+  // with b1 (a1-b1-c1 and b1-b2-b3), so O loses either way, later at c3.
+  for (const c of [0, 3, 4]) await cell(page, 0, c).click();
+  await expect.poll(async () => (await overlay(page)).worth, { timeout: 10_000 }).toBe(6);
+  await expect.poll(async () => (await overlay(page)).best, { timeout: 10_000 }).toEqual([[0, 8]]);
+  for (const c of [1, 2, 5, 6, 7]) {
+    await expect(cell(page, 0, c)).toHaveAttribute('data-mate', '-2');
+    await expect(cell(page, 0, c).locator('.worth-label')).toHaveText('L1');
+  }
+  await expect(cell(page, 0, 8)).toHaveAttribute('data-mate', '-4');
+  await expect(cell(page, 0, 8).locator('.worth-label')).toHaveText('L2');
+  await expect(cell(page, 0, 8)).toHaveAttribute('aria-description', 'best move, loses in 2');
+});
+
+test('a saved choice of the older display options reads the overlay as off, and a choice is kept', async ({ page }) => {
+  await page.addInitScript(() => {
+    if (!sessionStorage.getItem('seeded')) {
+      localStorage.setItem('uttt.review', JSON.stringify({ showEval: true, showHint: false }));
+      sessionStorage.setItem('seeded', '1');
+    }
+  });
+  await open(page);
+  await showTab(page, 'game');
+  await expect(page.getByTestId('worth-toggle')).not.toBeChecked();
+  await expect(page.locator('#opt-show-hint')).not.toBeChecked();
+  await page.getByTestId('worth-toggle').check();
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('data-ready', 'true');
+  await showTab(page, 'game');
+  await expect(page.getByTestId('worth-toggle')).toBeChecked();
+});
+
+// @quiet: timed alone (see playwright.config.js).
+test('the AI answers as fast with the overlay on as with it off, and the page stays responsive', { tag: '@quiet' }, async ({ page }, testInfo) => {
+  await page.addInitScript(() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.longTasks.push(entry.duration);
+    }).observe({ type: 'longtask' });
+  });
+  await open(page);
+  await choose(page, { mode: 'ai-x', level: 'hard' });
+  const reply = async () => {
+    const started = Date.now();
+    await cell(page, 4, 4).click();
+    await expectMarks(page, 2, { timeout: 10_000 });
+    const ms = Date.now() - started;
+    await aiIdle(page);
+    return ms;
+  };
+  const off = await reply();
+  await newGame(page);
+  await expectMarks(page, 0);
+  await page.evaluate(() => {
+    window.longTasks = [];
+  });
+  await setOverlay(page, true);
+  // The person thinks while every move of the start position is surveyed.
+  await expect.poll(async () => (await overlay(page)).worth, { timeout: 10_000 }).toBe(81);
+  await page.waitForTimeout(2000);
+  const longestTaskMs = Math.max(0, ...(await page.evaluate(() => window.longTasks)));
+  const on = await reply();
+  // After the AI's answer the overlay is back, for X's cells only.
+  await expect.poll(async () => (await overlay(page)).worth, { timeout: 10_000 }).toBeGreaterThan(0);
+  const after = await overlay(page);
+  expect(after.worth).toBe(after.legal);
+  expect(after.stray).toBe(0);
+  const figures = { replyMsOverlayOff: off, replyMsOverlayOn: on, longestTaskMs };
+  testInfo.annotations.push({ type: 'figures', description: JSON.stringify(figures) });
+  console.log(`overlay figures: ${JSON.stringify(figures)}`);
+  // Hard spends its whole second either way; a survey slice that ended
+  // late, or a survey that went on, would add to it.
+  expect(on).toBeLessThan(off + 250);
+  expect(longestTaskMs).toBeLessThan(50);
+});
