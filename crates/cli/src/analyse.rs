@@ -5,7 +5,8 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use uttt_core::record::{parse_position, parse_record, AnyGame};
-use uttt_core::search::review::{review, review_engine, Mark, Summary, REVIEW_NODES};
+use uttt_core::search::puzzle::{candidates, is_unique, Goal};
+use uttt_core::search::review::{review, review_engine, Mark, MoveReview, Summary, REVIEW_NODES};
 use uttt_core::search::{Level, Progress, Searchable, WinChance};
 use uttt_core::Player;
 
@@ -37,7 +38,11 @@ draw 1/2, by uttt calibrate's fit) it gave away against the engine's move:
 best (the engine's move, or under 0.01), good (up to 0.05), inaccuracy (up to
 0.10), mistake (up to 0.20) or blunder (more). The engine's move and line are
 shown beside every other move, and each player's accuracy (100 times one
-minus the mean loss) and marks at the end.
+minus the mean loss) and marks at the end. Last come the puzzles the game
+offers: positions where the mover had one move that wins (or saves the game:
+an expected score of 0.4 or more, a win from 0.75) and played a mistake or a
+blunder, and every other move is at least 0.15 worse by a survey of every
+move to depth 8 (Classic: 9), each with its solution line.
 
 Options:
   --movetime MS  think this long (default 1000)
@@ -212,4 +217,51 @@ fn review_game<G: Searchable>(start: &G, moves: &[G::Move], nodes: u64) {
         moves.len(),
         started.elapsed().as_secs_f64()
     );
+    print_puzzles(start, moves, &reviews, &mut engine);
+}
+
+/// The depth of the survey that checks a puzzle has one answer: Classic is
+/// solved to its end.
+fn puzzle_depth<G: Searchable>() -> u32 {
+    if G::MAX_PLIES <= 9 {
+        9
+    } else {
+        8
+    }
+}
+
+/// Prints the puzzles of a reviewed game: each with one answer, the
+/// position before it as the game's first `ply` moves.
+fn print_puzzles<G: Searchable>(
+    start: &G,
+    moves: &[G::Move],
+    reviews: &[MoveReview<G::Move>],
+    engine: &mut uttt_core::search::Engine,
+) {
+    let mut found = 0;
+    for p in candidates(reviews) {
+        let mut pos = *start;
+        for &m in &moves[..p.ply] {
+            pos.play_unchecked(m);
+        }
+        if !is_unique(engine, &pos, p.solution[0], puzzle_depth::<G>()) {
+            continue;
+        }
+        found += 1;
+        let goal = match p.goal {
+            Goal::Win => "wins",
+            Goal::Save => "saves the game",
+        };
+        let line: Vec<String> = p.solution.iter().take(6).map(ToString::to_string).collect();
+        outln!(
+            "puzzle after move {}: {} to play, one move {goal} (played {}); solution {}",
+            p.ply,
+            p.mover,
+            p.played,
+            line.join(" ")
+        );
+    }
+    if found == 0 {
+        outln!("no puzzles: no move that alone won or saved the game was missed");
+    }
 }

@@ -153,6 +153,23 @@ fn a_game_review_marks_a_planted_blunder_and_sums_up_each_player() {
 }
 
 #[test]
+fn a_game_review_offers_the_puzzles_with_one_answer() {
+    // Against X's corner only the centre saves O; O's a2 loses.
+    let r = run(&["analyse", "--game", "classic:a1a2b2b3"], "");
+    assert!(r.status.success(), "{}", r.stderr);
+    assert!(
+        r.stdout.contains(
+            "puzzle after move 1: O to play, one move saves the game (played a2); solution b2 "
+        ),
+        "{}",
+        r.stdout
+    );
+    // O's blunder c1 in this game had four saving edges: no puzzle.
+    let r = run(&["analyse", "--game", "classic:a1b2c3c1a3"], "");
+    assert!(r.stdout.contains("no puzzles"), "{}", r.stdout);
+}
+
+#[test]
 fn a_game_review_refuses_what_it_cannot_review() {
     for args in [
         &["analyse", "--game", "classic:a1a1"][..],

@@ -110,6 +110,7 @@ mod classic_exact;
 mod engine;
 mod eval;
 mod level;
+pub mod puzzle;
 mod reductions;
 pub mod review;
 mod rng;
