@@ -66,6 +66,29 @@ export async function expectMarks(page, n, options) {
   await expect.poll(() => markCount(page), options).toBe(n);
 }
 
+/**
+ * Clicks cell `c` of small board `board` and waits until `n` marks are on
+ * the board; the milliseconds from the click to the first frame that shows
+ * them, by the page's clock. (Timing around expect.poll would add its
+ * polling steps, up to a second, to the figure.)
+ */
+export async function timedMove(page, board, c, n, timeout = 10_000) {
+  await page.evaluate(() => {
+    window.__clickedAt = null;
+    document.addEventListener('click', () => (window.__clickedAt = performance.now()), { capture: true, once: true });
+  });
+  await cell(page, board, c).click();
+  const handle = await page.waitForFunction(
+    (n) => {
+      const shown = [...document.querySelectorAll('#board button[data-cell]')].filter((b) => b.dataset.mark).length;
+      return shown === n && window.__clickedAt !== null && performance.now() - window.__clickedAt;
+    },
+    n,
+    { polling: 'raf', timeout },
+  );
+  return Math.round(await handle.jsonValue());
+}
+
 /** Waits until the AI is not thinking. */
 export async function aiIdle(page, timeout = 10_000) {
   await expect(page.locator('#status')).not.toHaveAttribute('data-tone', 'thinking', { timeout });

@@ -3,7 +3,7 @@
 // plays a move, stops while the bar is hidden, and does not slow the AI.
 
 import { test, expect } from './support/fixtures.js';
-import { open, choose, cell, expectMarks, markCount, aiIdle, showTab, newGame } from './game-helpers.js';
+import { open, choose, cell, expectMarks, markCount, aiIdle, showTab, newGame, timedMove } from './game-helpers.js';
 
 /** Counts the page's live-evaluation reports in window.__analysis. */
 async function watchAnalysis(page) {
@@ -89,10 +89,7 @@ test('the AI answers as fast with the live evaluation on as with it off', { tag:
   await open(page);
   await choose(page, { mode: 'ai-x', level: 'hard' });
   const reply = async () => {
-    const started = Date.now();
-    await cell(page, 4, 4).click();
-    await expectMarks(page, 2, { timeout: 10_000 });
-    const ms = Date.now() - started;
+    const ms = await timedMove(page, 4, 4, 2);
     await aiIdle(page);
     return ms;
   };

@@ -4,7 +4,7 @@
 // figures are attached to the test and printed.
 
 import { test, expect } from './support/fixtures.js';
-import { open, choose, cell, expectMarks } from './game-helpers.js';
+import { open, choose, timedMove } from './game-helpers.js';
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -36,10 +36,7 @@ test('wasm size, time to a playable board, longest task while the AI thinks', { 
       for (const entry of list.getEntries()) window.__longest = Math.max(window.__longest, entry.duration);
     }).observe({ type: 'longtask' });
   });
-  const started = Date.now();
-  await cell(page, 4, 4).click();
-  await expectMarks(page, 2, { timeout: 10_000 });
-  const aiMs = Date.now() - started;
+  const aiMs = await timedMove(page, 4, 4, 2);
   const longest = await page.evaluate(() => window.__longest);
 
   const figures = {
