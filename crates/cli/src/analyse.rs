@@ -220,16 +220,6 @@ fn review_game<G: Searchable>(start: &G, moves: &[G::Move], nodes: u64) {
     print_puzzles(start, moves, &reviews, &mut engine);
 }
 
-/// The depth of the survey that checks a puzzle has one answer: Classic is
-/// solved to its end.
-fn puzzle_depth<G: Searchable>() -> u32 {
-    if G::MAX_PLIES <= 9 {
-        9
-    } else {
-        8
-    }
-}
-
 /// Prints the puzzles of a reviewed game: each with one answer, the
 /// position before it as the game's first `ply` moves.
 fn print_puzzles<G: Searchable>(
@@ -244,7 +234,7 @@ fn print_puzzles<G: Searchable>(
         for &m in &moves[..p.ply] {
             pos.play_unchecked(m);
         }
-        if !is_unique(engine, &pos, p.solution[0], puzzle_depth::<G>()) {
+        if !is_unique(engine, &pos, p.solution[0]) {
             continue;
         }
         found += 1;

@@ -13,7 +13,7 @@
 use alloc::vec::Vec;
 
 use super::review::{Mark, MoveReview};
-use super::{Engine, Searchable, Surveyor, WinChance};
+use super::{Engine, Limits, Searchable, Survey, Surveyor, WinChance};
 use crate::Player;
 
 /// The least expected score (0-1) the engine's move must keep for the
@@ -79,17 +79,41 @@ pub fn candidates<M: Copy + PartialEq>(reviews: &[MoveReview<M>]) -> Vec<Puzzle<
         .collect()
 }
 
-/// Whether `answer` is the one good move in `pos`: a survey to `depth` puts
-/// it first and every other move at least [`UNIQUE_GAP`] below it. A
-/// bound counts as its value: the move is at most that good.
-pub fn is_unique<G: Searchable>(engine: &mut Engine, pos: &G, answer: G::Move, depth: u32) -> bool {
-    let Some(mut surveyor) = Surveyor::new(pos, depth) else {
+/// The depth of the survey that checks a puzzle has one answer: 8 plies
+/// for Ultimate; Classic is solved to its end.
+#[must_use]
+pub fn check_depth<G: Searchable>() -> u32 {
+    if G::MAX_PLIES <= 9 {
+        9
+    } else {
+        8
+    }
+}
+
+/// Whether `answer` is the one good move in `pos`: a survey to
+/// [`check_depth`] puts it first and every other move at least
+/// [`UNIQUE_GAP`] below it. (The worker runs the same survey in slices and
+/// judges it with [`has_one_answer`].) The survey runs without the
+/// engine's node limit, which would stop a root move's search for good;
+/// the limits are put back after.
+pub fn is_unique<G: Searchable>(engine: &mut Engine, pos: &G, answer: G::Move) -> bool {
+    let Some(mut surveyor) = Surveyor::new(pos, check_depth::<G>()) else {
         return false;
     };
+    let own = engine.limits();
+    engine.set_limits(Limits::NONE);
     while !surveyor.is_finished() {
         surveyor.step(engine, &mut || false);
     }
-    let survey = surveyor.survey();
+    engine.set_limits(own);
+    has_one_answer(pos, &surveyor.survey(), answer)
+}
+
+/// Whether a finished survey of `pos` shows `answer` as its one good move:
+/// first, and every other move at least [`UNIQUE_GAP`] below it. A bound
+/// counts as its value: the move is at most that good.
+#[must_use]
+pub fn has_one_answer<G: Searchable>(pos: &G, survey: &Survey<G::Move>, answer: G::Move) -> bool {
     let expected = |score| WinChance::of(score, pos.ply(), G::MAX_PLIES, pos.rules()).expected();
     match &survey.moves[..] {
         [best, rest @ ..] => {
@@ -150,7 +174,7 @@ mod tests {
                 assert!(legal.iter().all(|&m| values.value_of(&pos, m) <= best));
                 assert!(values.value_of(&pos, p.played) < best, "{p:?}");
                 assert_eq!(p.goal == Goal::Win, best > 0, "{p:?}");
-                if is_unique(&mut engine, &pos, answer, 9) {
+                if is_unique(&mut engine, &pos, answer) {
                     unique += 1;
                     let others = legal.iter().filter(|&&m| m != answer);
                     let mut others = others.map(|&m| values.value_of(&pos, m));
@@ -174,5 +198,16 @@ mod tests {
             .collect();
         let reviews = review(&mut engine, &Classic::new(), &moves);
         assert!(candidates(&reviews).is_empty(), "{reviews:?}");
+    }
+
+    #[test]
+    fn a_check_ends_under_a_node_limit_and_gives_the_limit_back() {
+        // A review's engine stops each search after its nodes; the check's
+        // survey must not stop for good on a root move (it would never end).
+        let mut engine = review_engine(1000);
+        let pos = crate::Ultimate::new(crate::Rules::Standard).play(crate::Move::new(4, 4)).unwrap();
+        let answer = pos.legal_moves()[0];
+        let _ = is_unique(&mut engine, &pos, answer);
+        assert_eq!(engine.limits(), crate::search::review::review_limits(1000));
     }
 }
