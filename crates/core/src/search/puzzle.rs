@@ -205,7 +205,9 @@ mod tests {
         // A review's engine stops each search after its nodes; the check's
         // survey must not stop for good on a root move (it would never end).
         let mut engine = review_engine(1000);
-        let pos = crate::Ultimate::new(crate::Rules::Standard).play(crate::Move::new(4, 4)).unwrap();
+        let pos = crate::Ultimate::new(crate::Rules::Standard)
+            .play(crate::Move::new(4, 4))
+            .unwrap();
         let answer = pos.legal_moves()[0];
         let _ = is_unique(&mut engine, &pos, answer);
         assert_eq!(engine.limits(), crate::search::review::review_limits(1000));
