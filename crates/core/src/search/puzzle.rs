@@ -13,7 +13,7 @@
 use alloc::vec::Vec;
 
 use super::review::{Mark, MoveReview};
-use super::{Engine, Limits, Searchable, Survey, Surveyor, WinChance};
+use super::{Engine, Eval, Limits, MoveWorth, Searchable, Survey, Surveyor, WinChance};
 use crate::Player;
 
 /// The least expected score (0-1) the engine's move must keep for the
@@ -115,12 +115,22 @@ pub fn is_unique<G: Searchable>(engine: &mut Engine, pos: &G, answer: G::Move) -
 #[must_use]
 pub fn has_one_answer<G: Searchable>(pos: &G, survey: &Survey<G::Move>, answer: G::Move) -> bool {
     let expected = |score| WinChance::of(score, pos.ply(), G::MAX_PLIES, pos.rules()).expected();
-    match &survey.moves[..] {
+    is_one_answer(&survey.moves, answer, expected)
+}
+
+/// [`has_one_answer`] with the game's type gone, for a caller that holds
+/// the survey's moves in a form of its own: `moves` best first, and
+/// `expected` the mover's expected score (0-1) of a score.
+#[must_use]
+pub fn is_one_answer<M: PartialEq>(
+    moves: &[MoveWorth<M>],
+    answer: M,
+    expected: impl Fn(Eval) -> f64,
+) -> bool {
+    match moves {
         [best, rest @ ..] => {
-            best.mv == answer
-                && rest
-                    .iter()
-                    .all(|w| expected(w.score) <= expected(best.score) - UNIQUE_GAP)
+            let bar = expected(best.score) - UNIQUE_GAP;
+            best.mv == answer && rest.iter().all(|w| expected(w.score) <= bar)
         }
         [] => false,
     }
