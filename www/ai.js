@@ -260,11 +260,15 @@ export class AiClient {
           this.reviewing.onMove(message.reviewed, message.done, message.total);
         }
         break;
+      case 'puzzleChecked':
+        // After the moves, the review checks each candidate puzzle.
+        if (this.reviewing && message.id === this.reviewing.id) this.armReview();
+        break;
       case 'reviewed':
         if (this.reviewing && message.id === this.reviewing.id) {
           const { resolve } = this.reviewing;
           this.endReview(null);
-          resolve({ x: message.x, o: message.o });
+          resolve({ x: message.x, o: message.o, puzzles: message.puzzles });
         }
         break;
       case 'pondering':
@@ -393,7 +397,8 @@ export class AiClient {
    * Reviews every move of the game `text` (a record) in the worker's
    * analyst: `onMove(reviewed, done, total)` hears each move as it is
    * done (reviewed: ply, played, best, line, mark, loss, xBefore, xAfter).
-   * Resolves `{x, o}` (each summary: accuracy, counts); rejects with
+   * Resolves `{x, o, puzzles}` (each summary: accuracy, counts; each
+   * puzzle: ply, mover, goal, played, solution, expected); rejects with
    * code 'cancelled' (cancelReview, or a search or another review asked
    * meanwhile), 'failed' (the worker died or went silent; it is replaced
    * at the next search) or the engine's error code. Each move has a

@@ -1,16 +1,20 @@
 //! A game review in the worker (see [`crate::worker`]): core's
 //! [`Reviewer`] over either game, one move a step, each reviewed move in
-//! the shape the page reads, and both players' summaries at the end.
+//! the shape the page reads; then the puzzles the review offers
+//! ([`uttt_core::search::puzzle`]), each checked for its one answer by a
+//! survey in slices; and both players' summaries and the puzzles at the end.
 
 use serde::Serialize;
 use uttt_core::record::AnyGame;
+use uttt_core::search::puzzle::{candidates, Goal, Puzzle};
 use uttt_core::search::review::{review_limits, MoveReview, Reviewer, Summary, REVIEW_NODES};
-use uttt_core::search::Searchable;
+use uttt_core::search::{Limits, Searchable};
 use uttt_core::{Classic, Player, Ultimate};
 
-use crate::engine::WebEngine;
+use crate::engine::{BoardCell, WebEngine};
 use crate::error::ApiError;
 use crate::game::WebGame;
+use crate::survey::WebSurvey;
 
 /// One reviewed move, as the page reads it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -53,70 +57,109 @@ impl From<Summary> for ReviewSummary {
     }
 }
 
-/// The review of one game's moves so far.
+/// A puzzle from the reviewed game, as the page reads it: the position
+/// after `ply` moves, where `mover` had one move that wins or saves the
+/// game and played another.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FoundPuzzle {
+    /// Moves of the game before the puzzle's position.
+    pub ply: u32,
+    /// The side to find the move: `x` or `o`.
+    pub mover: &'static str,
+    /// `win` or `save`: what the answer achieves.
+    pub goal: &'static str,
+    /// The move played in the game, in notation.
+    pub played: String,
+    /// The engine's line, the answer first, in notation.
+    pub solution: Vec<String>,
+    /// The mover's expected score (0-1) with the answer.
+    pub expected: f64,
+}
+
+/// A candidate puzzle and the survey that checks it has one answer.
 #[derive(Clone, Debug)]
-struct Reviewing<G: Searchable> {
-    reviewer: Reviewer<G>,
-    reviews: Vec<MoveReview<G::Move>>,
+struct Check {
+    puzzle: FoundPuzzle,
+    /// The answer, as (board, cell).
+    answer: (u8, u8),
+    survey: WebSurvey,
+}
+
+/// What one step of a [`Review`] did.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step {
+    /// It reviewed a move.
+    Move(ReviewedMove),
+    /// It searched on in a puzzle's check.
+    Checking,
+    /// It finished checking a puzzle: `done` of `total`.
+    Checked {
+        /// Checks finished, this one included.
+        done: u32,
+        /// Candidate puzzles in the game.
+        total: u32,
+    },
+    /// The review is over: see [`Review::summaries`] and [`Review::puzzles`].
+    Done,
 }
 
 /// A review under way, of either game.
 #[derive(Clone, Debug)]
-pub struct Review(Either);
+pub struct Review {
+    /// The game reviewed, for the puzzles' positions.
+    record: AnyGame,
+    reviewer: Either,
+    /// Each move reviewed so far, its moves as (board, cell).
+    reviews: Vec<MoveReview<(u8, u8)>>,
+    /// Each move reviewed so far, as the page read it.
+    reviewed: Vec<ReviewedMove>,
+    /// The puzzle checks still to do, the last first; `None` until every
+    /// move is reviewed.
+    checks: Option<Vec<Check>>,
+    /// How many checks there were.
+    check_total: u32,
+    /// The puzzles whose check found one answer, in game order.
+    puzzles: Vec<FoundPuzzle>,
+}
 
 #[derive(Clone, Debug)]
 enum Either {
-    Ultimate(Reviewing<Ultimate>),
-    Classic(Reviewing<Classic>),
+    Ultimate(Reviewer<Ultimate>),
+    Classic(Reviewer<Classic>),
 }
 
-/// Runs `$body` with `$r` bound to the [`Reviewing`] inside a [`Review`].
-macro_rules! with_review {
-    ($review:expr, $r:ident => $body:expr) => {
-        match &mut $review.0 {
-            Either::Ultimate($r) => $body,
-            Either::Classic($r) => $body,
-        }
-    };
-    (ref $review:expr, $r:ident => $body:expr) => {
-        match &$review.0 {
-            Either::Ultimate($r) => $body,
-            Either::Classic($r) => $body,
-        }
-    };
+/// A reviewed move with the game's type gone: moves as (board, cell), and
+/// the notation of the move played, the engine's move and its line.
+struct Reviewed {
+    review: MoveReview<(u8, u8)>,
+    played: String,
+    best: String,
+    line: Vec<String>,
 }
 
-impl<G: Searchable> Reviewing<G> {
-    fn new(start: &G, moves: &[G::Move]) -> Reviewing<G> {
-        Reviewing {
-            reviewer: Reviewer::new(start, moves),
-            reviews: Vec::with_capacity(moves.len()),
-        }
-    }
-
-    fn step(&mut self, engine: &mut WebEngine) -> Option<ReviewedMove> {
-        let reviewer = &mut self.reviewer;
-        let r = engine.with_limits(review_limits(REVIEW_NODES), |e| reviewer.step(e))?;
-        let x_share = |mover_expected: f64| {
-            if r.mover == Player::X {
-                mover_expected
-            } else {
-                1.0 - mover_expected
-            }
-        };
-        let reviewed = ReviewedMove {
-            ply: u32::try_from(self.reviews.len() + 1).unwrap_or(u32::MAX),
-            played: r.played.to_string(),
-            best: r.best.to_string(),
-            line: r.best_line.iter().map(ToString::to_string).collect(),
-            mark: r.mark.name(),
+/// Reviews the next move with `reviewer`, at [`REVIEW_NODES`]: the one
+/// generic step, so the rest of the review is made once in the wasm.
+fn review_next<G>(reviewer: &mut Reviewer<G>, engine: &mut WebEngine) -> Option<Reviewed>
+where
+    G: Searchable,
+    G::Move: BoardCell,
+{
+    let r = engine.with_limits(review_limits(REVIEW_NODES), |e| reviewer.step(e))?;
+    Some(Reviewed {
+        played: r.played.to_string(),
+        best: r.best.to_string(),
+        line: r.best_line.iter().map(ToString::to_string).collect(),
+        review: MoveReview {
+            mover: r.mover,
+            played: r.played.board_cell(),
+            best: r.best.board_cell(),
+            best_line: r.best_line.iter().map(|m| m.board_cell()).collect(),
+            expected_best: r.expected_best,
+            expected_played: r.expected_played,
             loss: r.loss,
-            x_before: x_share(r.expected_best),
-            x_after: x_share(r.expected_played),
-        };
-        self.reviews.push(r);
-        Some(reviewed)
-    }
+            mark: r.mark,
+        },
+    })
 }
 
 impl Review {
@@ -126,28 +169,131 @@ impl Review {
     /// # Errors
     /// `parse-error` for text that is neither.
     pub fn begin(text: &str) -> Result<Review, ApiError> {
-        Ok(Review(match WebGame::parse(text)?.any() {
-            AnyGame::Ultimate(h) => Either::Ultimate(Reviewing::new(h.start(), h.moves())),
-            AnyGame::Classic(h) => Either::Classic(Reviewing::new(h.start(), h.moves())),
-        }))
+        let record = WebGame::parse(text)?.any().clone();
+        let reviewer = match &record {
+            AnyGame::Ultimate(h) => Either::Ultimate(Reviewer::new(h.start(), h.moves())),
+            AnyGame::Classic(h) => Either::Classic(Reviewer::new(h.start(), h.moves())),
+        };
+        Ok(Review {
+            record,
+            reviewer,
+            reviews: Vec::new(),
+            reviewed: Vec::new(),
+            checks: None,
+            check_total: 0,
+            puzzles: Vec::new(),
+        })
     }
 
-    /// Reviews the next move with `engine`, at [`REVIEW_NODES`] a
-    /// position; `None` once the review is over.
-    pub fn step(&mut self, engine: &mut WebEngine) -> Option<ReviewedMove> {
-        with_review!(self, r => r.step(engine))
+    /// One step with `engine`: the next move reviewed, at [`REVIEW_NODES`]
+    /// a position; once every move is, a slice until `slice_end` of the
+    /// next puzzle's check (a survey to
+    /// [`check_depth`](uttt_core::search::puzzle::check_depth), without a
+    /// node limit).
+    pub fn step(&mut self, engine: &mut WebEngine, slice_end: f64, now: &dyn Fn() -> f64) -> Step {
+        let next = match &mut self.reviewer {
+            Either::Ultimate(r) => review_next(r, engine),
+            Either::Classic(r) => review_next(r, engine),
+        };
+        if let Some(next) = next {
+            return Step::Move(self.keep(next));
+        }
+        if self.checks.is_none() {
+            let checks = self.checks();
+            self.check_total = u32::try_from(checks.len()).unwrap_or(u32::MAX);
+            self.checks = Some(checks);
+        }
+        let Some(checks) = &mut self.checks else {
+            return Step::Done;
+        };
+        let Some(check) = checks.last_mut() else {
+            return Step::Done;
+        };
+        engine.with_limits(Limits::NONE, |e| check.survey.step_on(e, slice_end, now));
+        if !check.survey.is_over(now()) {
+            return Step::Checking;
+        }
+        if let Some(check) = checks.pop() {
+            if check.survey.has_one_answer(check.answer) {
+                self.puzzles.push(check.puzzle);
+            }
+        }
+        let left = u32::try_from(checks.len()).unwrap_or(u32::MAX);
+        Step::Checked {
+            done: self.check_total - left,
+            total: self.check_total,
+        }
+    }
+
+    /// Keeps the move just reviewed; it as the page reads it.
+    fn keep(&mut self, next: Reviewed) -> ReviewedMove {
+        let r = &next.review;
+        let x_share = |mover_expected: f64| {
+            if r.mover == Player::X {
+                mover_expected
+            } else {
+                1.0 - mover_expected
+            }
+        };
+        let reviewed = ReviewedMove {
+            ply: u32::try_from(self.reviews.len() + 1).unwrap_or(u32::MAX),
+            played: next.played,
+            best: next.best,
+            line: next.line,
+            mark: r.mark.name(),
+            loss: r.loss,
+            x_before: x_share(r.expected_best),
+            x_after: x_share(r.expected_played),
+        };
+        self.reviews.push(next.review);
+        self.reviewed.push(reviewed.clone());
+        reviewed
+    }
+
+    /// The check of every puzzle the reviewed moves offer, the last first
+    /// (each is popped when done).
+    fn checks(&self) -> Vec<Check> {
+        let check = |p: Puzzle<(u8, u8)>| {
+            let answer = *p.solution.first()?;
+            let survey = WebSurvey::puzzle_check(&self.record, p.ply)?;
+            let notation = self.reviewed.get(p.ply)?;
+            let puzzle = FoundPuzzle {
+                ply: u32::try_from(p.ply).unwrap_or(u32::MAX),
+                mover: if p.mover == Player::X { "x" } else { "o" },
+                goal: if p.goal == Goal::Win { "win" } else { "save" },
+                played: notation.played.clone(),
+                solution: notation.line.clone(),
+                expected: p.expected,
+            };
+            Some(Check {
+                puzzle,
+                answer,
+                survey,
+            })
+        };
+        let found = candidates(&self.reviews).into_iter().rev();
+        found.filter_map(check).collect()
+    }
+
+    /// The puzzles found so far, in game order.
+    #[must_use]
+    pub fn puzzles(&self) -> &[FoundPuzzle] {
+        &self.puzzles
     }
 
     /// How many moves the game has.
     #[must_use]
     pub fn total(&self) -> usize {
-        with_review!(ref self, r => r.reviewer.total())
+        match &self.reviewer {
+            Either::Ultimate(r) => r.total(),
+            Either::Classic(r) => r.total(),
+        }
     }
 
     /// X's and O's summaries of the moves reviewed.
     #[must_use]
     pub fn summaries(&self) -> [ReviewSummary; 2] {
-        with_review!(ref self, r => [Player::X, Player::O].map(|p| Summary::of(&r.reviews, p).into()))
+        [Player::X, Player::O].map(|p| Summary::of(&self.reviews, p).into())
     }
 }
 
@@ -162,7 +308,12 @@ mod tests {
         let mut engine = WebEngine::create("hard", 9).unwrap();
         let mut web = Review::begin("classic:a1b2c3c1a3").unwrap();
         assert_eq!(web.total(), 5);
-        let steps: Vec<ReviewedMove> = core::iter::from_fn(|| web.step(&mut engine)).collect();
+        let steps: Vec<ReviewedMove> =
+            core::iter::from_fn(|| match web.step(&mut engine, 1e9, &|| 0.0) {
+                Step::Move(m) => Some(m),
+                _ => None,
+            })
+            .collect();
         let moves = [0, 4, 8, 2, 6].map(ClassicMove);
         let core = review(&mut review_engine(REVIEW_NODES), &Classic::new(), &moves);
         assert_eq!(steps.len(), 5);
@@ -193,7 +344,8 @@ mod tests {
         let mut engine = WebEngine::create("hard", 9).unwrap();
         let mut empty = Review::begin("ultimate-standard:").unwrap();
         assert_eq!(empty.total(), 0);
-        assert_eq!(empty.step(&mut engine), None);
+        assert_eq!(empty.step(&mut engine, 1e9, &|| 0.0), Step::Done);
+        assert!(empty.puzzles().is_empty());
         assert_eq!(empty.summaries()[0].accuracy, 100.0);
     }
 }

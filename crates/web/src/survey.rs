@@ -4,7 +4,10 @@
 
 use serde::Serialize;
 use uttt_core::record::AnyGame;
-use uttt_core::search::{Eval, MoveWorth, Searchable, Survey, Surveyor, WinChance, MAX_PLY};
+use uttt_core::search::puzzle::{check_depth, is_one_answer};
+use uttt_core::search::{
+    Engine, Eval, MoveWorth, Searchable, Survey, Surveyor, WinChance, MAX_PLY,
+};
 use uttt_core::{Classic, Player, Rules, Ultimate};
 
 use crate::engine::{for_x, pv_notation, BoardCell, Report, WebEngine};
@@ -65,13 +68,37 @@ impl WebSurvey {
     /// `parse-error` for bad text, `game-over` when there is no move.
     pub fn begin(text: &str, deadline: f64) -> Result<WebSurvey, ApiError> {
         let over = || ApiError::new("game-over", "the game is over: there is no move to survey");
-        let depth = MAX_PLY as u32;
-        let surveyor = match WebGame::parse(text)?.any() {
-            AnyGame::Ultimate(h) => Surveyor::new(h.current(), depth).map(Either::Ultimate),
-            AnyGame::Classic(h) => Surveyor::new(h.current(), depth).map(Either::Classic),
-        }
-        .ok_or_else(over)?;
-        Ok(WebSurvey { surveyor, deadline })
+        let game = WebGame::parse(text)?;
+        let cursor = match game.any() {
+            AnyGame::Ultimate(h) => h.cursor(),
+            AnyGame::Classic(h) => h.cursor(),
+        };
+        WebSurvey::at(game.any(), cursor, MAX_PLY as u32, deadline).ok_or_else(over)
+    }
+
+    /// The check of a puzzle after `ply` moves of `game`: a survey to
+    /// [`check_depth`], without a deadline (it ends when finished); `None`
+    /// past the game's end or when there is no move.
+    pub(crate) fn puzzle_check(game: &AnyGame, ply: usize) -> Option<WebSurvey> {
+        let depth = match game {
+            AnyGame::Ultimate(_) => check_depth::<Ultimate>(),
+            AnyGame::Classic(_) => check_depth::<Classic>(),
+        };
+        WebSurvey::at(game, ply, depth, f64::INFINITY)
+    }
+
+    /// A survey of the position after `ply` moves of `game`, to
+    /// `max_depth`, until `deadline`.
+    fn at(game: &AnyGame, ply: usize, max_depth: u32, deadline: f64) -> Option<WebSurvey> {
+        let surveyor = match game {
+            AnyGame::Ultimate(h) => {
+                Surveyor::new(h.position_at(ply)?, max_depth).map(Either::Ultimate)
+            }
+            AnyGame::Classic(h) => {
+                Surveyor::new(h.position_at(ply)?, max_depth).map(Either::Classic)
+            }
+        }?;
+        Some(WebSurvey { surveyor, deadline })
     }
 
     /// Surveys on with `engine` until `slice_end` (or the deadline); the
@@ -82,14 +109,39 @@ impl WebSurvey {
         slice_end: f64,
         now: &dyn Fn() -> f64,
     ) -> Option<SurveyReport> {
+        self.step_on(engine.engine(), slice_end, now)
+            .then(|| self.found().report())
+    }
+
+    /// Surveys on with `engine` (under whatever limits it has) until
+    /// `slice_end` or the deadline; true when a depth was completed.
+    pub(crate) fn step_on(
+        &mut self,
+        engine: &mut Engine,
+        slice_end: f64,
+        now: &dyn Fn() -> f64,
+    ) -> bool {
         let stop_at = slice_end.min(self.deadline);
         let mut stop = || now() >= stop_at;
-        let engine = engine.engine();
-        let found = match &mut self.surveyor {
-            Either::Ultimate(s) => s.step(engine, &mut stop).then(|| Found::of(s)),
-            Either::Classic(s) => s.step(engine, &mut stop).then(|| Found::of(s)),
-        };
-        found.map(Found::report)
+        match &mut self.surveyor {
+            Either::Ultimate(s) => s.step(engine, &mut stop),
+            Either::Classic(s) => s.step(engine, &mut stop),
+        }
+    }
+
+    /// What the survey has found so far.
+    fn found(&self) -> Found {
+        match &self.surveyor {
+            Either::Ultimate(s) => Found::of(s),
+            Either::Classic(s) => Found::of(s),
+        }
+    }
+
+    /// Whether the survey so far shows `answer` (board, cell) as the one
+    /// good move (see [`is_one_answer`]).
+    pub(crate) fn has_one_answer(&self, answer: (u8, u8)) -> bool {
+        let found = self.found();
+        is_one_answer(&found.survey.moves, answer, |s| found.chances(s).expected())
     }
 
     /// True once the survey is over: finished, or past its deadline.

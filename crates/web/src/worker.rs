@@ -30,7 +30,9 @@
 //!
 //! A `review` request reviews a whole game on the analyst too, one move a
 //! turn of the event loop (a search of some 200,000 nodes), reporting each
-//! move as it is done and both players' summaries at the end.
+//! move as it is done; then checks the puzzles the review offers, a survey
+//! each in slices, reporting each check; and sends both players' summaries
+//! and the puzzles at the end.
 
 use serde::Serialize;
 use std::cell::{Cell, RefCell};
@@ -42,7 +44,7 @@ use crate::args;
 use crate::convert::to_js;
 use crate::engine::{Report, Search, SearchReply, WebEngine};
 use crate::error::ApiError;
-use crate::review::{Review, ReviewSummary, ReviewedMove};
+use crate::review::{FoundPuzzle, Review, ReviewSummary, ReviewedMove, Step};
 use crate::survey::{SurveyReport, WebSurvey};
 
 /// A request from the page.
@@ -91,8 +93,10 @@ pub enum Request {
     /// `{type: 'review', id, text}`: every move of the game `text` (a
     /// record) reviewed by the analyst at
     /// [`REVIEW_NODES`](uttt_core::search::review::REVIEW_NODES) a position, one
-    /// move a turn of the event loop, each reported as `reviewMove`, then
-    /// both players' summaries as `reviewed`. A new request stops it.
+    /// move a turn of the event loop, each reported as `reviewMove`; then
+    /// each candidate puzzle checked, reported as `puzzleChecked`; then
+    /// both players' summaries and the puzzles as `reviewed`. A new request
+    /// stops it.
     Review {
         /// Chosen by the page; every reply of this review carries it.
         id: u32,
@@ -290,7 +294,18 @@ pub enum Reply {
         /// would make every reply, and `read_request`'s error, that large).
         reviewed: Box<ReviewedMove>,
     },
-    /// The review `id` is over: each player's summary.
+    /// A puzzle of the review `id` is checked for its one answer: `done`
+    /// of the game's `total` candidates.
+    PuzzleChecked {
+        /// The request's id.
+        id: u32,
+        /// Checks finished, this one included.
+        done: u32,
+        /// Candidate puzzles in the game.
+        total: u32,
+    },
+    /// The review `id` is over: each player's summary and the game's
+    /// puzzles.
     Reviewed {
         /// The request's id.
         id: u32,
@@ -298,6 +313,8 @@ pub enum Reply {
         x: ReviewSummary,
         /// O's summary.
         o: ReviewSummary,
+        /// The puzzles with one answer, in game order.
+        puzzles: Vec<FoundPuzzle>,
     },
     /// A request was refused; `id` is `null` when it had none.
     Error {
@@ -614,8 +631,8 @@ impl Worker {
             }
             Job::Review { id, mut review } => {
                 let total = u32::try_from(review.total()).unwrap_or(u32::MAX);
-                match review.step(engine) {
-                    Some(reviewed) => {
+                match review.step(engine, now() + slice_ms, now) {
+                    Step::Move(reviewed) => {
                         let done = reviewed.ply;
                         post(Reply::ReviewMove {
                             id,
@@ -625,9 +642,15 @@ impl Worker {
                         });
                         Some(Job::Review { id, review })
                     }
-                    None => {
+                    Step::Checking => Some(Job::Review { id, review }),
+                    Step::Checked { done, total } => {
+                        post(Reply::PuzzleChecked { id, done, total });
+                        Some(Job::Review { id, review })
+                    }
+                    Step::Done => {
                         let [x, o] = review.summaries();
-                        post(Reply::Reviewed { id, x, o });
+                        let puzzles = review.puzzles().to_vec();
+                        post(Reply::Reviewed { id, x, o, puzzles });
                         None
                     }
                 }
@@ -1269,7 +1292,7 @@ mod tests {
     fn a_review_reports_every_move_then_both_summaries() {
         let (mut w, seeds) = counting_worker();
         let out = review_replies(&mut w, 6, "classic:a1b2c3c1a3");
-        assert_eq!(out.len(), 6, "{out:?}");
+        assert_eq!(out.len(), 7, "{out:?}");
         for (i, r) in out[..5].iter().enumerate() {
             match r {
                 Reply::ReviewMove {
@@ -1284,8 +1307,26 @@ mod tests {
         assert!(
             matches!(&out[3], Reply::ReviewMove { reviewed, .. } if reviewed.mark == "blunder")
         );
-        match &out[5] {
-            Reply::Reviewed { id: 6, x, o } => assert!(x.accuracy > o.accuracy),
+        // O's blunder is a candidate puzzle, but four moves save the game
+        // there: the check finds no one answer.
+        assert!(matches!(
+            &out[5],
+            Reply::PuzzleChecked {
+                id: 6,
+                done: 1,
+                total: 1
+            }
+        ));
+        match &out[6] {
+            Reply::Reviewed {
+                id: 6,
+                x,
+                o,
+                puzzles,
+            } => {
+                assert!(x.accuracy > o.accuracy);
+                assert!(puzzles.is_empty(), "{puzzles:?}");
+            }
             other => panic!("{other:?}"),
         }
         // It ran on the analyst, made once; the same record reviews the same.
@@ -1294,12 +1335,38 @@ mod tests {
             let mut again = out[3..].to_vec();
             for r in &mut again {
                 match r {
-                    Reply::ReviewMove { id, .. } | Reply::Reviewed { id, .. } => *id = 7,
+                    Reply::ReviewMove { id, .. }
+                    | Reply::PuzzleChecked { id, .. }
+                    | Reply::Reviewed { id, .. } => *id = 7,
                     _ => {}
                 }
             }
             again
         });
+        assert!(!w.busy());
+    }
+
+    #[test]
+    fn a_review_ends_with_the_puzzles_whose_answer_is_alone() {
+        let mut w = worker(5);
+        // O's a2 loses to X's corner; only the centre, b2, would have held.
+        let out = review_replies(&mut w, 8, "classic:a1a2b2b3c3");
+        let checked = out
+            .iter()
+            .filter(|r| matches!(r, Reply::PuzzleChecked { id: 8, .. }));
+        assert_eq!(checked.count(), 1, "{out:?}");
+        match out.last() {
+            Some(Reply::Reviewed { id: 8, puzzles, .. }) => {
+                let [p] = &puzzles[..] else {
+                    panic!("{puzzles:?}")
+                };
+                assert_eq!((p.ply, p.mover, p.goal), (1, "o", "save"));
+                assert_eq!(p.played, "a2");
+                assert_eq!(p.solution.first().map(String::as_str), Some("b2"));
+                assert!((p.expected - 0.5).abs() < 0.05, "{p:?}");
+            }
+            other => panic!("{other:?}"),
+        }
         assert!(!w.busy());
     }
 

@@ -349,7 +349,7 @@ fn review_replies_cross_as_the_messages_the_page_reads() {
         &mut post,
     );
     while worker.work(&clock, &mut post) {}
-    assert_eq!(out.len(), 6);
+    assert_eq!(out.len(), 7);
     let blunder = &out[3];
     assert_eq!(
         get(blunder, "type").as_string().as_deref(),
@@ -367,8 +367,20 @@ fn review_replies_cross_as_the_messages_the_page_reads() {
         assert!(get(&reviewed, field).as_f64().is_some(), "{field}");
     }
     assert!(js_sys::Array::is_array(&get(&reviewed, "line")));
-    let end = &out[5];
+    // O's blunder is a candidate puzzle, checked and dropped: four moves
+    // would have saved the game.
+    let checked = &out[5];
+    assert_eq!(
+        get(checked, "type").as_string().as_deref(),
+        Some("puzzleChecked")
+    );
+    assert_eq!(get(checked, "done").as_f64(), Some(1.0));
+    assert_eq!(get(checked, "total").as_f64(), Some(1.0));
+    let end = &out[6];
     assert_eq!(get(end, "type").as_string().as_deref(), Some("reviewed"));
+    let none = get(end, "puzzles");
+    assert!(js_sys::Array::is_array(&none));
+    assert_eq!(js_sys::Array::from(&none).length(), 0);
     let o = get(end, "o");
     assert!(get(&o, "accuracy").as_f64().unwrap() < 80.0);
     let counts = get(&o, "counts");
@@ -377,6 +389,36 @@ fn review_replies_cross_as_the_messages_the_page_reads() {
         js_sys::Reflect::get_u32(&counts, 4).unwrap().as_f64(),
         Some(1.0)
     );
+}
+
+#[wasm_bindgen_test]
+fn a_review_ends_with_its_puzzles_as_the_page_reads_them() {
+    let mut worker = Worker::new(Box::new(|| 11), Timing::BROWSER);
+    let mut out = Vec::new();
+    let clock = || js_sys::Date::now();
+    let mut post = |r: Reply| out.push(uttt_web::convert::to_js(&r).unwrap());
+    // O's a2 loses to X's corner: only the centre would have held.
+    worker.handle(
+        Request::Review {
+            id: 9,
+            text: "classic:a1a2b2b3c3".into(),
+        },
+        &clock,
+        &mut post,
+    );
+    while worker.work(&clock, &mut post) {}
+    let end = out.last().unwrap();
+    assert_eq!(get(end, "type").as_string().as_deref(), Some("reviewed"));
+    let puzzles = js_sys::Array::from(&get(end, "puzzles"));
+    assert_eq!(puzzles.length(), 1);
+    let p = puzzles.get(0);
+    assert_eq!(get(&p, "ply").as_f64(), Some(1.0));
+    assert_eq!(get(&p, "mover").as_string().as_deref(), Some("o"));
+    assert_eq!(get(&p, "goal").as_string().as_deref(), Some("save"));
+    assert_eq!(get(&p, "played").as_string().as_deref(), Some("a2"));
+    let solution = js_sys::Array::from(&get(&p, "solution"));
+    assert_eq!(solution.get(0).as_string().as_deref(), Some("b2"));
+    assert!(get(&p, "expected").as_f64().is_some());
 }
 
 #[cfg(feature = "bench")]
