@@ -334,21 +334,22 @@ fn worker_replies_cross_as_the_messages_the_page_reads() {
     g.play(n(4.0), n(cell)).unwrap();
 }
 
-#[wasm_bindgen_test]
-fn review_replies_cross_as_the_messages_the_page_reads() {
+/// Every message a fresh worker posts for the review `id` of `text`, as
+/// the page receives them.
+fn review_messages(id: u32, text: &str) -> Vec<JsValue> {
     let mut worker = Worker::new(Box::new(|| 11), Timing::BROWSER);
     let mut out = Vec::new();
     let clock = || js_sys::Date::now();
     let mut post = |r: Reply| out.push(uttt_web::convert::to_js(&r).unwrap());
-    worker.handle(
-        Request::Review {
-            id: 8,
-            text: "classic:a1b2c3c1a3".into(),
-        },
-        &clock,
-        &mut post,
-    );
+    let text = text.into();
+    worker.handle(Request::Review { id, text }, &clock, &mut post);
     while worker.work(&clock, &mut post) {}
+    out
+}
+
+#[wasm_bindgen_test]
+fn review_replies_cross_as_the_messages_the_page_reads() {
+    let out = review_messages(8, "classic:a1b2c3c1a3");
     assert_eq!(out.len(), 7);
     let blunder = &out[3];
     assert_eq!(
@@ -393,20 +394,8 @@ fn review_replies_cross_as_the_messages_the_page_reads() {
 
 #[wasm_bindgen_test]
 fn a_review_ends_with_its_puzzles_as_the_page_reads_them() {
-    let mut worker = Worker::new(Box::new(|| 11), Timing::BROWSER);
-    let mut out = Vec::new();
-    let clock = || js_sys::Date::now();
-    let mut post = |r: Reply| out.push(uttt_web::convert::to_js(&r).unwrap());
     // O's a2 loses to X's corner: only the centre would have held.
-    worker.handle(
-        Request::Review {
-            id: 9,
-            text: "classic:a1a2b2b3c3".into(),
-        },
-        &clock,
-        &mut post,
-    );
-    while worker.work(&clock, &mut post) {}
+    let out = review_messages(9, "classic:a1a2b2b3c3");
     let end = out.last().unwrap();
     assert_eq!(get(end, "type").as_string().as_deref(), Some("reviewed"));
     let puzzles = js_sys::Array::from(&get(end, "puzzles"));
