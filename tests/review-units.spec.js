@@ -116,12 +116,13 @@ test('a game review is stored compactly with its game, and a bad one is dropped,
     })),
     x: { accuracy: 100, counts: [3, 0, 0, 0, 0] },
     o: { accuracy: 74.4, counts: [0, 1, 0, 0, 1] },
+    puzzles: [],
   };
   const packed = packReview(review);
   expect(packed.marks).toBe('01040');
   expect(packed.x).toEqual([500, 500, 500, 500, 1000, 1000]);
   expect(packed.lines[3]).toBe('a2b1c2a3b3c1a1b2');
-  expect(JSON.stringify(packed).length).toBeLessThan(200);
+  expect(JSON.stringify(packed).length).toBeLessThan(220);
   // Unpacked again, it is the review, rounded to per mille and to its line's first LINE_MOVES moves.
   const back = unpackReview(JSON.parse(JSON.stringify(packed)), record, moves);
   expect(back.moves.map((m) => m.mark)).toEqual(marks);
@@ -162,4 +163,49 @@ test('a game review is stored compactly with its game, and a bad one is dropped,
   expect(kept.filter((g) => g.review)).toHaveLength(MAX_REVIEWS);
   expect(kept[0].review).toBeUndefined();
   expect(kept.at(-1).review).toEqual(packed);
+});
+
+test('a review keeps its puzzles and what was done with them, and bad puzzles read as no review', () => {
+  const record = 'classic:a1b2c3c1a3';
+  const moves = ['a1', 'b2', 'c3', 'c1', 'a3'];
+  const solution = ['a2', 'b1', 'c2', 'a3', 'b3', 'c1', 'a1', 'b2', 'c3'];
+  const review = {
+    record,
+    status: 'done',
+    total: 5,
+    moves: moves.map((played, i) => ({
+      ply: i + 1,
+      played,
+      best: i === 3 ? 'a2' : played,
+      line: i === 3 ? solution : [played],
+      mark: i === 3 ? 'blunder' : 'best',
+      loss: i === 3 ? 0.5 : 0,
+      xBefore: 0.5,
+      xAfter: i >= 3 ? 1 : 0.5,
+    })),
+    x: { accuracy: 100, counts: [3, 0, 0, 0, 0] },
+    o: { accuracy: 50, counts: [1, 0, 0, 0, 1] },
+    puzzles: [{ ply: 3, mover: 'o', goal: 'save', played: 'c1', solution, expected: 0.5, status: 'solved' }],
+  };
+  const packed = packReview(review);
+  expect(packed.puzzles).toEqual([[3, 's', 'a2b1c2a3b3c1a1b2', 1]]);
+  const back = unpackReview(JSON.parse(JSON.stringify(packed)), record, moves);
+  expect(back.puzzles).toEqual([
+    { ply: 3, mover: 'o', goal: 'save', played: 'c1', solution: solution.slice(0, LINE_MOVES), status: 'solved' },
+  ]);
+  // A review stored before puzzles were found reads with none.
+  const { puzzles: _none, ...older } = packed;
+  expect(unpackReview(older, record, moves).puzzles).toEqual([]);
+  for (const puzzles of [
+    [[5, 's', 'a2', 0]],
+    [[3, 'x', 'a2', 0]],
+    [[3, 's', '', 0]],
+    [[3, 's', 'a2', 3]],
+    [[3, 's', 'z9', 0]],
+    [[3, 's', 'a2', 0], [3, 'w', 'a2', 0]],
+    [[3, 's', 'a2']],
+    'puzzles',
+  ]) {
+    expect(cleanReview({ ...packed, puzzles }, record), JSON.stringify(puzzles)).toBeNull();
+  }
 });

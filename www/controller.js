@@ -17,6 +17,8 @@
 //                    position while the overlay is on, or null to clear it;
 // - `uttt:history`  no detail, after the history of games changed.
 // - `uttt:review`   detail = getReview(), whenever the game review changes.
+// - `uttt:puzzle`   detail = getPuzzle(), when a puzzle starts, is answered,
+//                    revealed or ends (then null).
 //
 // Online (onlineEnter ... onlineLeave): the server's game replaces the local
 // one, which stays saved and comes back on leaving. Moves go to the server
@@ -79,6 +81,14 @@ const state = {
    * record: a move that changes the record drops it.
    */
   review: null,
+  /**
+   * The puzzle being solved, one of the review's (see startPuzzle), or
+   * null: `{index, status, tries, answer, from}`: which puzzle, 'open' |
+   * 'solved' | 'revealed' for this attempt, the wrong answers so far, the
+   * answer's `{board, cell}`, and the ply shown before it started. Its
+   * position is on the board; showing another position ends it.
+   */
+  puzzle: null,
   saveFailed: false,
   branchGuard: null,
   /**
@@ -138,19 +148,20 @@ export function getState() {
     thinking: state.thinking,
     paused: state.paused,
     gameId: state.gameId,
+    puzzle: state.puzzle?.status ?? null,
   };
 }
 
 /** Whether "Continue from here" applies: an earlier position of an AI game where the AI is to move. */
 function canContinue() {
   const { view } = state;
-  return view.ply < view.length && view.outcome === null && isAiTurn() && !state.live;
+  return view.ply < view.length && view.outcome === null && isAiTurn() && !state.live && !state.puzzle;
 }
 
 /** What the page needs to draw, beyond the view. */
 export function pageState() {
-  const status = state.notice ?? describe(state.view, state);
-  const { online } = state;
+  const status = state.notice ?? puzzleStatus() ?? describe(state.view, state);
+  const { online, puzzle } = state;
   return {
     view: state.view,
     settings: state.settings,
@@ -161,7 +172,7 @@ export function pageState() {
     canUndo: undoSteps() > 0,
     canRedo: redoSteps() > 0,
     canContinue: canContinue(),
-    interactive: online ? onlineCanMove() : !state.thinking && !isAiTurn(),
+    interactive: online ? onlineCanMove() : puzzle ? puzzle.status === 'open' : !state.thinking && !isAiTurn(),
     levels: state.levels,
     online: online && { side: online.side, roomState: online.roomState, connection: online.connection },
   };
@@ -275,6 +286,7 @@ function commit({ played = false } = {}) {
   const finished = played && state.view.outcome !== null;
   if (finished) recordInHistory(state.view.outcome);
   dropStaleReview();
+  if (state.puzzle && !puzzleShown()) setPuzzle(null);
   renderPage();
   const detail = getState();
   emit('uttt:state', detail);
@@ -295,7 +307,8 @@ function wantsAnalysis() {
   const { mode } = state.settings;
   if (!ai || !(state.liveEval || state.worthOverlay) || document.hidden || state.online) return false;
   if (state.thinking || ai.busy || ai.reviewing || mode === 'watch') return false;
-  if (state.view.outcome !== null) return false;
+  // An evaluation would give the puzzle's answer away.
+  if (state.view.outcome !== null || state.puzzle?.status === 'open') return false;
   return mode === 'human' || state.view.ply < state.view.length || !isAiTurn();
 }
 
@@ -430,6 +443,7 @@ export async function play(board, cell) {
   };
   if (state.online) return playOnline(board, cell, refuse);
   if (state.thinking) return refuse('thinking');
+  if (state.puzzle) return answerPuzzle(board, cell, refuse);
   if (!state.view.outcome) {
     if (state.settings.mode === 'watch') return refuse('watching');
     if (isAiTurn()) {
@@ -496,6 +510,7 @@ function playOnline(board, cell, refuse) {
 export function onlineEnter(send) {
   stopAi();
   clearNotice();
+  if (state.puzzle) setPuzzle(null);
   state.online = {
     connection: 'connecting',
     room: null,
@@ -808,6 +823,7 @@ export function setBranchGuard(fn) {
 export function analyse({ ms = 1000, level = 'master' } = {}) {
   if (!ai) return Promise.reject(new Error('the AI is not available'));
   if (state.thinking) return Promise.reject(Object.assign(new Error('the AI is thinking'), { code: 'busy' }));
+  if (state.puzzle?.status === 'open') return Promise.reject(Object.assign(new Error('a puzzle is open'), { code: 'puzzle' }));
   const answer = ai.search({ text: state.game.positionString(), level, budgetMs: ms });
   // The live evaluation goes on once the hint is answered.
   answer.then(maybeAnalyse, maybeAnalyse);
@@ -833,6 +849,8 @@ export function getReview() {
 /** Replaces the review (stopping one under way) and says so. */
 function setReview(review) {
   if (state.review?.status === 'running' && ai) ai.cancelReview();
+  // A puzzle is one of the review's: it ends with it.
+  if (state.puzzle) setPuzzle(null);
   state.review = review;
   emit('uttt:review', review);
 }
@@ -870,9 +888,9 @@ export function reviewGame() {
     emit('uttt:review', review);
   };
   ai.review(record, onMove).then(
-    ({ x, o }) => {
+    ({ x, o, puzzles = [] }) => {
       if (!current()) return;
-      Object.assign(review, { status: 'done', x, o });
+      Object.assign(review, { status: 'done', x, o, puzzles: puzzles.map((p) => ({ ...p, status: 'open' })) });
       if (attachReview(state.gameId, record, packReview(review))) emit('uttt:history');
       emit('uttt:review', review);
       maybeAnalyse();
@@ -894,6 +912,136 @@ export function stopReview() {
   if (ai) ai.cancelReview();
   emit('uttt:review', state.review);
   maybeAnalyse();
+}
+
+/** The puzzle being solved, with its review's fields (see reviews.js) and `stored`, the review's status of it; or null. */
+export function getPuzzle() {
+  const { puzzle, review } = state;
+  const found = puzzle && review?.puzzles?.[puzzle.index];
+  if (!found) return null;
+  return { ...found, stored: found.status, index: puzzle.index, status: puzzle.status, tries: puzzle.tries, answer: puzzle.answer };
+}
+
+function setPuzzle(puzzle) {
+  state.puzzle = puzzle;
+  emit('uttt:puzzle', getPuzzle());
+}
+
+/** Whether the board still shows the puzzle's position, of the game reviewed. */
+function puzzleShown() {
+  const found = state.review?.puzzles?.[state.puzzle.index];
+  return Boolean(found && !state.online && state.review.record === state.game.record() && state.view.ply === found.ply);
+}
+
+/**
+ * Where the first move of `line` lands after `ply` moves of the game on
+ * the board, as `{board, cell}`, or null if the core does not take it
+ * there: the record up to `ply` with the move appended is read back.
+ */
+function moveAt(ply, move) {
+  const record = state.game.record();
+  const head = record.slice(0, record.indexOf(':') + 1);
+  let probe = null;
+  try {
+    probe = WebGame.fromText(head + state.view.moves.slice(0, ply).join('') + move);
+    const view = probe.view();
+    return view.length === ply + 1 ? { board: view.lastBoard, cell: view.lastCell } : null;
+  } catch {
+    return null;
+  } finally {
+    if (probe) probe.free();
+  }
+}
+
+/**
+ * Starts puzzle `index` of the finished review: its position is shown, and
+ * a click on the board answers it (see answerPuzzle) instead of playing,
+ * until the position is left. The AI and the live evaluation wait. False
+ * if there is no such puzzle, or online.
+ */
+export function startPuzzle(index) {
+  const found = state.review?.status === 'done' ? state.review.puzzles?.[index] : undefined;
+  if (!found || state.online || state.review.record !== state.game.record()) return false;
+  const answer = moveAt(found.ply, found.solution[0]);
+  if (!answer) return false;
+  const from = state.puzzle?.from ?? state.view.ply;
+  stopAi();
+  clearNotice();
+  state.live = false;
+  if (state.settings.mode === 'watch') state.paused = true;
+  state.game.jump(found.ply);
+  setPuzzle({ index, status: 'open', tries: 0, answer, from });
+  commit();
+  return true;
+}
+
+/** A click at (`board`, `cell`) during a puzzle: the answer solves it; any other legal move is a wrong try, and nothing is played. */
+function answerPuzzle(board, cell, refuse) {
+  const { puzzle } = state;
+  if (puzzle.status !== 'open') return refuse('puzzleOver');
+  if (puzzle.answer.board === board && puzzle.answer.cell === cell) {
+    clearNotice();
+    settlePuzzle('solved');
+    return { ok: true };
+  }
+  // Played on a copy only for the core's word on an illegal click.
+  const probe = WebGame.fromText(state.game.record());
+  try {
+    probe.jump(state.view.ply);
+    probe.play(board, cell);
+  } catch (error) {
+    return refuse(error.code ?? 'other', error);
+  } finally {
+    probe.free();
+  }
+  puzzle.tries += 1;
+  setPuzzle(puzzle);
+  return refuse('puzzleWrong');
+}
+
+/** Shows the answer of the puzzle being solved: it is then done, unsolved. */
+export function revealPuzzle() {
+  if (state.puzzle?.status !== 'open') return false;
+  clearNotice();
+  settlePuzzle('revealed');
+  return true;
+}
+
+/**
+ * Ends this attempt as `status` ('solved' | 'revealed'). The review keeps
+ * the puzzle's best outcome (solved once stays solved), stored with the game.
+ */
+function settlePuzzle(status) {
+  const { review, puzzle } = state;
+  puzzle.status = status;
+  const found = review.puzzles[puzzle.index];
+  if (found.status !== 'solved') found.status = status;
+  if (attachReview(state.gameId, review.record, packReview(review))) emit('uttt:history');
+  emit('uttt:review', review);
+  setPuzzle(puzzle);
+  renderPage();
+  emit('uttt:state', getState());
+  maybeAnalyse();
+}
+
+/** Leaves the puzzle: the position shown before it comes back. */
+export function leavePuzzle() {
+  if (!state.puzzle) return false;
+  const { from } = state.puzzle;
+  setPuzzle(null);
+  jump(from);
+  return true;
+}
+
+/** The status line's words for the puzzle being solved, or null. */
+function puzzleStatus() {
+  const puzzle = getPuzzle();
+  if (!puzzle) return null;
+  const player = puzzle.mover.toUpperCase();
+  const move = puzzle.solution[0];
+  if (puzzle.status === 'solved') return { text: t('puzzle.statusSolved', { move }), tone: 'win' };
+  if (puzzle.status === 'revealed') return { text: t('puzzle.statusRevealed', { move }), tone: 'info' };
+  return { text: t(`puzzle.find.${puzzle.goal}`, { player }), tone: puzzle.mover };
 }
 
 function restoreGame() {

@@ -2,12 +2,14 @@
 // progress bar while the worker reviews, each player's accuracy and marks,
 // the evaluation graph, and what the engine says of the move at the cursor
 // (its mark, the better move and its line). The review itself comes from
-// the controller's `uttt:review` events; the move list shows the marks.
+// the controller's `uttt:review` events; the move list shows the marks,
+// and the game's puzzles follow (puzzle.js).
 
 import { t, onLangChange } from './i18n.js';
 import { el } from './dom.js';
-import { MARKS } from './reviews.js';
+import { MARKS, moveNumber } from './reviews.js';
 import { initEvalGraph } from './evalgraph.js';
+import { initPuzzles } from './puzzle.js';
 
 /** How many moves of the better line the detail shows. */
 const LINE_MOVES = 6;
@@ -27,8 +29,10 @@ export function initGameReview(host, controller) {
   const detail = el('p', { class: 'review-detail', 'data-testid': 'review-detail', 'aria-live': 'polite' });
   const before = el('button', { type: 'button', class: 'btn review-before', 'data-testid': 'review-before' });
   const detailRow = el('div', { class: 'review-detail-row' }, detail, before);
-  host.replaceChildren(start, running, summary, graphHost, detailRow);
+  const puzzles = el('div');
+  host.replaceChildren(start, running, summary, graphHost, detailRow, puzzles);
   const graph = initEvalGraph(graphHost, { onPick: (ply) => controller.jump(ply) });
+  initPuzzles(puzzles, controller);
 
   let state = controller.getState();
   let review = controller.getReview();
@@ -73,8 +77,7 @@ export function initGameReview(host, controller) {
     detailRow.hidden = !move;
     if (!move) return;
     const mark = t(`mark.${move.mark}`);
-    // "16." before X's move, "16…" before O's, as move lists in print.
-    const number = `${Math.ceil(move.ply / 2)}${move.ply % 2 === 1 ? '.' : '…'}`;
+    const number = moveNumber(move.ply);
     if (move.best === move.played) {
       detail.textContent = t('analysis.engineMove', { n: number, move: move.played, mark });
     } else {

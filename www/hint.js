@@ -18,6 +18,8 @@ export function initHint(controller, { display, evalBar }) {
   let state = controller.getState();
   let ringed = null;
 
+  // No hint while the AI thinks, online, or for a puzzle's answer.
+  const unavailable = () => Boolean(state.over || state.thinking || state.mode === 'online' || state.puzzle === 'open');
   const clear = () => {
     if (ringed) ringed.classList.remove('hint-cell');
     ringed = null;
@@ -26,7 +28,7 @@ export function initHint(controller, { display, evalBar }) {
   const render = () => {
     button.hidden = !display.showHint;
     document.querySelector('.controls')?.setAttribute('data-buttons', display.showHint ? '4' : '3');
-    button.disabled = Boolean(state.over || state.thinking || state.mode === 'online');
+    button.disabled = unavailable();
   };
 
   button.addEventListener('click', async () => {
@@ -57,7 +59,7 @@ export function initHint(controller, { display, evalBar }) {
     } catch {
       text.textContent = t('hint.unavailable');
     } finally {
-      button.disabled = Boolean(state.over || state.thinking || state.mode === 'online');
+      button.disabled = unavailable();
     }
   });
 

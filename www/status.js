@@ -114,6 +114,8 @@ export function refusal(code, view, error) {
     case 'onlineWatching':
     case 'onlineAlone':
     case 'onlineTheirTurn':
+    case 'puzzleWrong':
+    case 'puzzleOver':
       return t(`refuse.${code}`);
     default:
       return t('refuse.other', { error: error ? error.message : code });
