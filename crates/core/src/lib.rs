@@ -40,6 +40,7 @@ pub mod perft;
 mod player;
 pub mod record;
 pub mod search;
+pub mod tree;
 mod ultimate;
 mod zobrist;
 

@@ -8,6 +8,14 @@
 //! accepted when reading. Only letters, digits, `-` and `:` are used, so a
 //! record can stand in a URL fragment as it is.
 //!
+//! A record may also carry variations (see [`crate::tree`]): after a move,
+//! `(` other moves `)` is a line that plays another move in its place, as
+//! in `ultimate-standard:e5e4(d5b5)(f5)d2`, where d5 b5 and f5 are played
+//! instead of e4. [`crate::tree::parse_tree_record`] reads such a record,
+//! and any plain one as a tree without side lines; [`parse_record`] reads
+//! plain records only, exactly as it always has. `(` and `)` may stand in
+//! a URL fragment too.
+//!
 //! # Position string
 //! `<game> <grid> <target>` for Ultimate and `<game> <grid>` for Classic.
 //! `<grid>` lists the rows top to bottom, separated by `/`, each cell `x`,
@@ -33,7 +41,10 @@ pub fn header(kind: GameKind, rules: Rules) -> &'static str {
 }
 
 /// Reads a header and returns the game and rules it names.
-fn read_header(cur: &mut Cursor<'_>, text: &str) -> Result<(GameKind, Rules), ParseError> {
+pub(crate) fn read_header(
+    cur: &mut Cursor<'_>,
+    text: &str,
+) -> Result<(GameKind, Rules), ParseError> {
     let start = cur.pos;
     while cur
         .peek()
@@ -78,26 +89,20 @@ pub fn record_string<G: Game>(history: &History<G>) -> String {
     out
 }
 
-/// Reads a game record, replaying and checking every move.
+/// Reads a game record without variations, replaying and checking every
+/// move. (The tree's reader is its own, so a program that reads only
+/// plain records does not carry it.)
 ///
 /// # Errors
-/// Where the record went wrong: a bad header, a malformed move, or an
-/// illegal one (with its index and reason).
+/// Where the record went wrong: a bad header, a malformed move (a bracket
+/// too), or an illegal one (with its index and reason).
 pub fn parse_record(text: &str) -> Result<AnyGame, ParseError> {
     let mut cur = Cursor::new(text);
-    cur.skip_spaces();
-    let (kind, rules) = read_header(&mut cur, text)?;
-    if cur.bump() != Some(b':') {
-        return Err(ParseError::new(
-            cur.pos.saturating_sub(1),
-            ParseErrorKind::Expected("':' after the game name"),
-        ));
-    }
-    match kind {
-        GameKind::Ultimate => {
+    match read_record_header(&mut cur, text)? {
+        (GameKind::Ultimate, rules) => {
             read_moves(&mut cur, text, Ultimate::new(rules)).map(AnyGame::Ultimate)
         }
-        GameKind::Classic => read_moves(&mut cur, text, Classic::new()).map(AnyGame::Classic),
+        (GameKind::Classic, _) => read_moves(&mut cur, text, Classic::new()).map(AnyGame::Classic),
     }
 }
 
@@ -113,32 +118,47 @@ fn read_moves<G: Game>(
             return Ok(history);
         }
         let at = cur.pos;
-        let end = (at + 2).min(text.len());
-        let chunk = text.get(at..end).ok_or(ParseError::new(
-            at,
-            ParseErrorKind::Expected("a move such as e5"),
-        ))?;
-        // Records hold only the primary notation (a letter then a digit), so
-        // the other move forms are refused here rather than half-read.
-        if !chunk.starts_with(|c: char| c.is_ascii_alphabetic()) {
-            return Err(ParseError::new(
-                at,
-                ParseErrorKind::Expected("a move such as e5"),
-            ));
-        }
-        let m = G::parse_move(chunk).map_err(|e| ParseError::new(at + e.at, e.kind))?;
-        if chunk.len() < 2 {
-            return Err(ParseError::new(
-                at,
-                ParseErrorKind::Expected("a move such as e5"),
-            ));
-        }
+        let m = read_move::<G>(cur, text)?;
         let ply = history.len();
         history
             .play(m)
             .map_err(|reason| ParseError::new(at, ParseErrorKind::Illegal { ply, reason }))?;
-        cur.pos = end;
     }
+}
+
+/// Reads a record's header and the `:` after it.
+pub(crate) fn read_record_header(
+    cur: &mut Cursor<'_>,
+    text: &str,
+) -> Result<(GameKind, Rules), ParseError> {
+    cur.skip_spaces();
+    let found = read_header(cur, text)?;
+    if cur.bump() != Some(b':') {
+        return Err(ParseError::new(
+            cur.pos.saturating_sub(1),
+            ParseErrorKind::Expected("':' after the game name"),
+        ));
+    }
+    Ok(found)
+}
+
+/// Reads one move of a record at the cursor, which is at no space.
+pub(crate) fn read_move<G: Game>(cur: &mut Cursor<'_>, text: &str) -> Result<G::Move, ParseError> {
+    let at = cur.pos;
+    let end = (at + 2).min(text.len());
+    let expected = ParseError::new(at, ParseErrorKind::Expected("a move such as e5"));
+    let chunk = text.get(at..end).ok_or(expected)?;
+    // Records hold only the primary notation (a letter then a digit), so
+    // the other move forms are refused here rather than half-read.
+    if !chunk.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        return Err(expected);
+    }
+    let m = G::parse_move(chunk).map_err(|e| ParseError::new(at + e.at, e.kind))?;
+    if chunk.len() < 2 {
+        return Err(expected);
+    }
+    cur.pos = end;
+    Ok(m)
 }
 
 /// Writes an Ultimate position string.

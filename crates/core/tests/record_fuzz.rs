@@ -1,10 +1,13 @@
 //! Fuzzing the game-record reader: shared links and pasted imports reach
 //! `parse_record` straight from users, so no input may panic, every error must
 //! point inside the text, and whatever is accepted must be a legal game that
-//! writes back to the same record.
+//! writes back to the same record. The same holds for records with
+//! variations (`parse_tree_record`), which reads plain records as
+//! `parse_record` does.
 
 use proptest::prelude::*;
 use uttt_core::record::{parse_position, parse_record, position_string, record_string, AnyGame};
+use uttt_core::tree::{parse_tree_record, tree_record_string, AnyTree, GameTree, NodeId};
 use uttt_core::{Classic, Game, History, Rules, Ultimate};
 
 /// Plays a legal game from `choices`, each picking among the legal moves.
@@ -44,6 +47,67 @@ fn near_record() -> impl Strategy<Value = String> {
     (header, "[a-jA-J0-9 :/\\-é]{0,60}").prop_map(|(h, body)| format!("{h}{body}"))
 }
 
+/// Text close to a record with variations: a header, then moves, spaces and brackets.
+fn near_tree_record() -> impl Strategy<Value = String> {
+    let header = prop_oneof![
+        Just("ultimate-standard:"),
+        Just("classic:"),
+        Just("ultimate:")
+    ];
+    (header, "[a-iA-I1-9 ()]{0,80}").prop_map(|(h, body)| format!("{h}{body}"))
+}
+
+/// A tree grown by `steps`: each plays the legal move its choice picks at
+/// the cursor, after going back `back` moves (to branch there).
+fn grown_tree<G: Game>(start: G, steps: &[(u8, u8)]) -> GameTree<G> {
+    let mut tree = GameTree::new(start);
+    for &(back, choice) in steps {
+        for _ in 0..back % 4 {
+            let parent = tree.parent(tree.cursor()).unwrap_or(NodeId::ROOT);
+            tree.jump(parent);
+        }
+        let moves = tree.current().legal_moves();
+        if !moves.is_empty() {
+            tree.play(moves[usize::from(choice) % moves.len()])
+                .expect("a generated move is legal");
+        }
+    }
+    tree
+}
+
+fn tree_text(tree: &AnyTree) -> String {
+    match tree {
+        AnyTree::Ultimate(t) => tree_record_string(t),
+        AnyTree::Classic(t) => tree_record_string(t),
+    }
+}
+
+/// An accepted record with variations writes back to a record that reads
+/// as the same tree; a refused one is refused by the plain reader too.
+fn check_tree(text: &str) -> Result<(), TestCaseError> {
+    match parse_tree_record(text) {
+        Ok(tree) => {
+            let again = tree_text(&tree);
+            let back = parse_tree_record(&again);
+            prop_assert_eq!(back.as_ref(), Ok(&tree), "{} rewrote to {}", text, again);
+            // Without brackets it is a plain record, which the plain reader reads alike.
+            if !text.contains('(') {
+                prop_assert_eq!(parse_record(text), Ok(tree.main_line()));
+            }
+        }
+        Err(e) => {
+            prop_assert!(
+                e.at <= text.len(),
+                "error at {} past the end of {:?}",
+                e.at,
+                text
+            );
+            prop_assert!(parse_record(text).is_err());
+        }
+    }
+    Ok(())
+}
+
 fn check_any(text: &str) -> Result<(), TestCaseError> {
     match parse_record(text) {
         Ok(game) => {
@@ -77,6 +141,44 @@ proptest! {
 
     #[test]
     fn near_records_are_read_or_refused_cleanly(text in near_record()) {
+        check_any(&text)?;
+    }
+
+    #[test]
+    fn near_tree_records_are_read_or_refused_cleanly(text in near_tree_record()) {
+        check_tree(&text)?;
+    }
+
+    #[test]
+    fn grown_trees_round_trip(steps in prop::collection::vec((any::<u8>(), any::<u8>()), 0..120)) {
+        let u = grown_tree(Ultimate::new(Rules::Standard), &steps);
+        let text = tree_record_string(&u);
+        let mut back = parse_tree_record(&text).expect("a written tree reads back");
+        // The reader leaves the cursor at the main line's end; the cursor is not in the record.
+        if let AnyTree::Ultimate(t) = &mut back {
+            t.jump(u.cursor());
+        }
+        prop_assert_eq!(back, AnyTree::Ultimate(u));
+        let c = grown_tree(Classic::new(), &steps);
+        check_tree(&tree_record_string(&c))?;
+    }
+
+    /// A record with variations edited by hand: one character changed, removed or added.
+    #[test]
+    fn tampered_tree_records_are_refused_or_still_legal(
+        steps in prop::collection::vec((any::<u8>(), any::<u8>()), 1..60),
+        at in any::<prop::sample::Index>(),
+        edit in 0u8..3,
+        ch in prop::sample::select(vec!['(', ')', 'a', 'e', '5', '9', ' ']),
+    ) {
+        let mut text = tree_record_string(&grown_tree(Ultimate::new(Rules::Standard), &steps));
+        let i = at.index(text.len());
+        match edit {
+            0 => { text.remove(i); }
+            1 => text.insert(i, ch),
+            _ => { text.replace_range(i..=i, &ch.to_string()); }
+        }
+        check_tree(&text)?;
         check_any(&text)?;
     }
 
