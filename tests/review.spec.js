@@ -59,26 +59,77 @@ test('the move list is numbered by move pair and browsing never loses the game',
   await expectMarks(page, 5);
 });
 
-test('playing from an earlier position asks before dropping later moves', async ({ page }) => {
+const lines = (page) => page.getByTestId('move-lines');
+const tree = (page) => page.getByTestId('move-tree');
+const lineMove = (page, text) => tree(page).locator('button[data-node]', { hasText: new RegExp(`(^|\\s)${text}$`) });
+
+test('playing from an earlier position keeps the later moves as a line; lines are promoted, deleted and kept', async ({ page, context }) => {
   await open(page);
   await choose(page, { mode: 'human' });
   await playAll(page, FIVE);
+  await expect(lines(page)).toBeHidden();
   await plyButton(page, 1).click();
   await expectMarks(page, 1);
-  // O must play in the centre board; d4 was played there, f6 is new.
+  // O must play in the centre board; d4 was played there, f6 is new: no
+  // question, the five moves stay as the main line.
   await cell(page, 4, 8).click();
-  const dialog = page.getByRole('dialog');
-  await expect(dialog).toContainText('4 later move');
-  await dialog.getByRole('button', { name: 'Cancel' }).click();
-  await expect(dialog).toHaveCount(0);
-  await expectMarks(page, 1);
-  await expect(moveList(page).locator('button[data-ply]')).toHaveCount(5);
-
-  await cell(page, 4, 8).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
   await expectMarks(page, 2);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
   await expect(moveList(page).locator('button[data-ply]')).toHaveCount(2);
   await expect(plyButton(page, 2)).toHaveText('f6');
+  await expect(lines(page)).toBeVisible();
+  await expect(tree(page)).toHaveText('1. e5 d4 (1… f6) 2. c3 h8 3. f4');
+  const f6 = lineMove(page, 'f6');
+  await expect(f6).toHaveAttribute('aria-current', 'step');
+  await expect(f6).toHaveAttribute('data-main', 'false');
+
+  // The main line is one click away, and back.
+  await lineMove(page, 'f4').click();
+  await expectMarks(page, 5);
+  await expect(moveList(page).locator('button[data-ply]')).toHaveCount(5);
+  await expect(page.getByTestId('line-promote')).toBeHidden();
+  await lineMove(page, 'f6').click();
+  await expectMarks(page, 2);
+
+  // The side line becomes the main line; a reload keeps the lines and the line shown.
+  await page.getByTestId('line-promote').click();
+  await expect(tree(page)).toHaveText('1. e5 f6 (1… d4 2. c3 h8 3. f4)');
+  await expect(lineMove(page, 'f6')).toHaveAttribute('data-main', 'true');
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('data-ready', 'true');
+  await expect(tree(page)).toHaveText('1. e5 f6 (1… d4 2. c3 h8 3. f4)');
+  await expectMarks(page, 2);
+  await expect(plyButton(page, 2)).toHaveText('f6');
+
+  // A shared link carries the lines.
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await showTab(page, 'share');
+  await page.getByTestId('copy-link').click();
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  expect(decodeURIComponent(new URL(link).hash)).toBe('#ultimate-standard:e5f6(d4c3h8f4)');
+  const other = await context.newPage();
+  await other.goto(link);
+  await expect(other.locator('html')).toHaveAttribute('data-ready', 'true');
+  await showTab(other, 'moves');
+  await expect(tree(other)).toHaveText('1. e5 f6 (1… d4 2. c3 h8 3. f4)');
+  await other.close();
+
+  // Deleting the side line shown goes back to where it left the main line.
+  await showTab(page, 'moves');
+  await lineMove(page, 'h8').click();
+  await expectMarks(page, 4);
+  await page.getByTestId('line-delete').click();
+  await expectMarks(page, 1);
+  await expect(lines(page)).toBeHidden();
+  await expect(moveList(page).locator('button[data-ply]')).toHaveCount(2);
+
+  // Imported as text, a record with lines reads as one.
+  await showTab(page, 'share');
+  await page.getByTestId('record-text').fill('ultimate-standard:e5d4(f6)c3');
+  await page.getByTestId('import').click();
+  await expect(page.getByTestId('share-message')).toContainText('Game imported: 3 moves');
+  await showTab(page, 'moves');
+  await expect(tree(page)).toHaveText('1. e5 d4 (1… f6) 2. c3');
 });
 
 test('copy link, open it for review and continue; tampered links change nothing', async ({ page, context }) => {
@@ -141,7 +192,7 @@ test('export and import the record as text; a malformed import changes nothing',
   await expectMarks(page, 3);
   await expect(page.locator('#board')).toHaveAttribute('data-kind', 'ultimate');
 
-  await page.getByTestId('record-text').fill('x'.repeat(5000));
+  await page.getByTestId('record-text').fill('x'.repeat(9000));
   await page.getByTestId('import').click();
   await expect(page.getByTestId('share-message')).toContainText('too long');
   await expectMarks(page, 3);

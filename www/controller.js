@@ -20,6 +20,12 @@
 // - `uttt:puzzle`   detail = getPuzzle(), when a puzzle starts, is answered,
 //                    revealed or ends (then null).
 //
+// Variations: a move from an earlier position starts a new line there and
+// the later moves stay as another (core's tree, through WebGame); the page
+// shows one line at a time, whose record (`record`) is the game for the
+// history, the review and the AI, and `tree` holds every line for saving
+// and sharing.
+//
 // Online (onlineEnter ... onlineLeave): the server's game replaces the local
 // one, which stays saved and comes back on leaving. Moves go to the server
 // (after the core has checked them here) and the board follows the room
@@ -90,7 +96,6 @@ const state = {
    */
   puzzle: null,
   saveFailed: false,
-  branchGuard: null,
   /**
    * While in an online room: `{connection, room, role, side, roomState,
    * send, recorded}`; `side` is 'x' | 'o' for a seat's player, null for a
@@ -138,6 +143,9 @@ export function getState() {
     levelO: settings.levelO,
     humanSide: human,
     record: state.game.record() ?? null,
+    tree: state.game.treeRecord() ?? null,
+    node: view.node,
+    sideLines: view.sideLines,
     position: state.game.positionString(),
     cursor: view.ply,
     length: view.length,
@@ -208,8 +216,10 @@ function budgetFor(level) {
 function persist() {
   // An online game is the server's to keep; the local game stays as saved.
   if (state.online) return;
-  const record = state.game.record();
-  const data = record ? { record, cursor: state.view.ply, id: state.gameId } : { position: state.game.positionString(), id: state.gameId };
+  const record = state.game.treeRecord();
+  const data = record
+    ? { record, cursor: state.view.ply, line: state.view.lineEnd, id: state.gameId }
+    : { position: state.game.positionString(), id: state.gameId };
   const saved = storage.saveGame(data);
   clearTimeout(saveTimer);
   if (saved) {
@@ -426,11 +436,6 @@ function applyAiMove(mine, text, result) {
   commit({ played: true });
 }
 
-/** A string that changes whenever the game or the shown position does. */
-function where() {
-  return `${state.gameId}|${state.game.record() ?? state.game.positionString()}|${state.view.ply}`;
-}
-
 /**
  * Plays a move for the human at `cell` of `board`. Returns
  * `{ok: true}` or `{ok: false, code, message}`; a refusal is also shown.
@@ -454,18 +459,8 @@ export async function play(board, cell) {
       return result;
     }
   }
-  // Playing from an earlier position drops the later moves, unless the move
-  // is the next recorded one (then it is a redo): ask the guard first, and
-  // play only if the game is still where it was when the question was asked.
-  const { ply, length, redoBoard, redoCell } = state.view;
-  const index = state.view.kind === 'ultimate' ? board * 9 + cell : cell;
-  const isRedo = redoBoard === board && redoCell === cell;
-  if (ply < length && !isRedo && state.branchGuard && state.view.legal[index] === 1) {
-    const asked = where();
-    const allowed = await state.branchGuard(ply, length);
-    if (!allowed) return { ok: false, code: 'declined', message: '' };
-    if (where() !== asked) return refuse('changed');
-  }
+  // From an earlier position, a move other than the next one starts a new
+  // line there; the later moves stay in the game as another line.
   try {
     state.game.play(board, cell);
   } catch (error) {
@@ -595,14 +590,10 @@ export function isOnline() {
 
 /**
  * From an earlier position of a game against the AI where the AI is to move:
- * drops the later moves (asking first, like a move would) and lets the AI play.
+ * lets the AI play from here, on a new line (the later moves stay as another).
  */
 export async function continueHere() {
   if (!canContinue()) return false;
-  const { ply, length } = state.view;
-  const asked = where();
-  if (state.branchGuard && !(await state.branchGuard(ply, length))) return false;
-  if (where() !== asked || !canContinue()) return false;
   state.game.truncate();
   state.live = true;
   clearNotice();
@@ -811,9 +802,42 @@ export function loadRecord(text) {
   return { ok: true };
 }
 
-/** Installs `async (cursor, length) => boolean`, asked before a move drops later moves. */
-export function setBranchGuard(fn) {
-  state.branchGuard = typeof fn === 'function' ? fn : null;
+/** Every line of the game in its record's order (see WebGame.lines in crates/web/src/lines.rs). */
+export function getLines() {
+  return state.game.lines();
+}
+
+/** Applies `edit` (a change of the shown line) as browsing does: the AI stops and waits. */
+function editLines(edit) {
+  stopAi();
+  clearNotice();
+  state.live = false;
+  if (state.settings.mode === 'watch') state.paused = true;
+  const done = edit();
+  commit();
+  return done;
+}
+
+/** Shows the line through position `node` (an id from getLines), at that position. */
+export function jumpToNode(node) {
+  return editLines(() => {
+    try {
+      state.game.jumpTo(node);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Makes the line through position `node` the main line. */
+export function promoteLine(node) {
+  return editLines(() => state.game.promote(node));
+}
+
+/** Deletes the move to position `node` and every move after it. */
+export function deleteLine(node) {
+  return editLines(() => state.game.deleteLine(node));
 }
 
 /**
@@ -861,9 +885,15 @@ function storedReview(entry, view) {
   return unpackReview(entry.review, entry.record, view.moves);
 }
 
-/** Drops the review once the game on the board is no longer the game reviewed. */
+/**
+ * Drops the review once the line on the board is no longer the one
+ * reviewed; a line kept with a review in the history (the game as it
+ * finished) brings its review back.
+ */
 function dropStaleReview() {
-  if (state.review && state.review.record !== state.game.record()) setReview(null);
+  if (state.review?.record === state.game.record()) return;
+  const stored = storedReview(findGame(state.gameId), state.view);
+  if (state.review || stored) setReview(stored);
 }
 
 /**
@@ -1051,7 +1081,10 @@ function restoreGame() {
   let game = null;
   try {
     game = WebGame.fromText(saved.record ?? saved.position);
-    if (saved.record) game.jump(saved.cursor);
+    if (saved.record) {
+      if (saved.line > 0) game.jumpTo(saved.line);
+      game.jump(saved.cursor);
+    }
     const view = game.view();
     if (view.kind !== state.settings.kind || view.rules !== state.settings.rules) {
       throw new Error('the saved game does not match the saved settings');

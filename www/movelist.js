@@ -1,16 +1,13 @@
-// The move list of the Moves tab (#review-panel): every move numbered by
-// pair, the shown position marked, browsing by click, the arrow keys and
-// the « ‹ › » buttons, and the question before a move from an earlier
-// position drops later moves. Once the game is reviewed, each move carries
-// its mark (data-mark, a glyph such as "?!", and the mark in its label).
+// The move list of the Moves tab (#review-panel): every move of the line
+// shown numbered by pair, the shown position marked, browsing by click, the
+// arrow keys and the « ‹ › » buttons; under it the game's other lines
+// (movetree.js). Once the game is reviewed, each move carries its mark
+// (data-mark, a glyph such as "?!", and the mark in its label).
 
 import { t, onLangChange } from './i18n.js';
 import { announce, withoutMoveAnnouncements } from './a11y.js';
 import { el } from './dom.js';
-import { confirmDialog } from './dialog.js';
-
-/** The most moves one Undo takes back (yours and the AI's reply). */
-const UNDO_SPAN = 2;
+import { initMoveTree } from './movetree.js';
 
 /** The glyph after a move of each mark that gets one, as chess annotators write them. */
 const GLYPHS = { inaccuracy: '?!', mistake: '?', blunder: '??' };
@@ -29,7 +26,9 @@ export function initMoveList(panel, controller) {
   const nav = el('div', { class: 'review-nav', role: 'group' }, ...Object.values(navButtons));
   const list = el('ol', { class: 'move-list', 'data-testid': 'move-list' });
   const empty = el('p', { class: 'move-list-empty' });
-  panel.replaceChildren(heading, note, nav, list, empty);
+  const lines = el('section', { class: 'move-tree-host', 'data-testid': 'move-lines' });
+  panel.replaceChildren(heading, note, nav, list, empty, lines);
+  initMoveTree(lines, controller);
 
   let state = controller.getState();
   let review = controller.getReview();
@@ -180,16 +179,6 @@ export function initMoveList(panel, controller) {
     event.preventDefault();
     go(to());
   });
-
-  // ---- branching from an earlier position ----
-  // Dropping what one Undo took back (one move, or yours and the AI's reply)
-  // is ordinary play; dropping more is what browsing can do by accident, so
-  // only that asks first. Until a different move is played the later moves
-  // stay as redo (core's History keeps them).
-  controller.setBranchGuard(async (cursor, length) =>
-    length - cursor <= UNDO_SPAN ||
-    confirmDialog(t('review.branchTitle'), t('review.branchConfirm', { count: length - cursor })),
-  );
 
   document.addEventListener('uttt:state', (event) => {
     state = event.detail || controller.getState();

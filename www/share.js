@@ -6,8 +6,8 @@
 
 import { t, lang } from './i18n.js';
 
-/** Longer than any real record (81 moves with spaces); refused before parsing. */
-export const MAX_RECORD_CHARS = 1000;
+/** Longer than any record core writes (2,000 moves with their lines' brackets); refused before parsing. */
+export const MAX_RECORD_CHARS = 8000;
 
 const HEADER = /^\s*(ultimate-standard|ultimate-tiebreak|ultimate|classic)\s*:/i;
 

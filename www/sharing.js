@@ -55,7 +55,7 @@ export function initSharing(host, controller, { focusMoves }) {
   };
 
   const openRecord = async (text, { badKey, okKey = 'share.imported', startAt, where = notice } = {}) => {
-    const previous = { record: state.record, cursor: state.cursor, length: state.length };
+    const previous = { record: state.tree ?? state.record, cursor: state.cursor, length: state.length };
     const result = await withoutMoveAnnouncements(() => loadRecordText(controller, text));
     if (!result.ok) {
       showMessage(t(badKey, { error: result.message }), 'error', where);
@@ -65,7 +65,7 @@ export function initSharing(host, controller, { focusMoves }) {
     showMessage(t(okKey, { count: result.length }), 'info', where);
     // The game that was on the board is one click away, so opening a link or
     // replaying an old game never loses it.
-    if (previous.length > 0 && previous.record && previous.record !== state.record) {
+    if (previous.length > 0 && previous.record && previous.record !== (state.tree ?? state.record)) {
       const back = el('button', { type: 'button', class: 'btn back-button', 'data-testid': 'back-to-game', text: t('btn.backToGame') });
       back.addEventListener('click', () =>
         openRecord(previous.record, { badKey: 'share.badImport', okKey: 'review.restored', startAt: previous.cursor, where }),
@@ -76,7 +76,7 @@ export function initSharing(host, controller, { focusMoves }) {
   };
 
   copyButton.addEventListener('click', async () => {
-    const link = shareLink(state.record);
+    const link = shareLink(state.tree ?? state.record);
     linkOut.value = link;
     const copied = await copyText(link);
     linkRow.hidden = copied;
@@ -84,7 +84,7 @@ export function initSharing(host, controller, { focusMoves }) {
     showMessage(t(copied ? 'share.copied' : 'share.copyFailed'), 'info', shareMessage);
   });
   exportButton.addEventListener('click', () => {
-    recordArea.value = state.record;
+    recordArea.value = state.tree ?? state.record;
     recordArea.focus();
     recordArea.select();
     showMessage(t('share.exported'), 'info', shareMessage);

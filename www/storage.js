@@ -111,23 +111,26 @@ export function saveSettings(settings) {
 }
 
 /**
- * Reads the saved game: `{record, cursor, id}` or `{position, id}` (`id`,
- * the game's key in the history, may be missing in older saves). The caller
- * replays it through the core, and calls `reportCorruptGame` if the core
- * refuses it.
+ * Reads the saved game: `{record, cursor, line, id}` or `{position, id}`:
+ * `record` with every line of the game, `line` the id of the shown line's
+ * last position in it and `cursor` the moves shown (`line` is missing in
+ * saves from before variations, `id`, the game's key in the history, in
+ * older ones still). The caller replays it through the core, and calls
+ * `reportCorruptGame` if the core refuses it.
  */
 export function loadGame() {
   return read(KEYS.game, (d) => {
     const id = typeof d.id === 'string' && /^[\w-]{1,40}$/.test(d.id) ? d.id : undefined;
     if (typeof d.record === 'string' && Number.isInteger(d.cursor) && d.cursor >= 0) {
-      return { record: d.record, cursor: d.cursor, id };
+      const line = Number.isInteger(d.line) && d.line >= 0 ? d.line : 0;
+      return { record: d.record, cursor: d.cursor, line, id };
     }
     if (typeof d.position === 'string') return { position: d.position, id };
     throw new Error('no record');
   });
 }
 
-/** Saves the game: its record and cursor (or, for a set-up game, its position). */
+/** Saves the game: its record, shown line and cursor (or, for a set-up game, its position). */
 export function saveGame(game) {
   return write(KEYS.game, game);
 }

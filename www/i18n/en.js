@@ -233,8 +233,10 @@ export default {
   'review.moveLabel': 'Move {n}, {player} {move}',
   'review.browsing': 'Reviewing move {ply} of {length}. Play a move to continue from here.',
   'review.atStart': 'Reviewing the start position.',
-  'review.branchConfirm': 'Playing here drops the {count} later moves. Continue?',
-  'review.branchTitle': 'Continue from an earlier position?',
+  'lines.title': 'Lines',
+  'lines.label': 'Every line of the game; a line in brackets is played instead of the move before it',
+  'lines.promote': 'Make this the main line',
+  'lines.delete': 'Delete this line',
   'review.shared': 'Opened a shared game: {count} moves. Browse it or play on.',
   'review.restored': 'Your previous game is back: {count} moves.',
   // ---- evaluation and hint ----

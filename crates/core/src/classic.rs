@@ -126,6 +126,14 @@ impl Game for Classic {
         Rules::Standard
     }
 
+    fn move_code(m: ClassicMove) -> u8 {
+        m.0
+    }
+
+    fn move_from_code(code: u8) -> ClassicMove {
+        ClassicMove(code)
+    }
+
     fn parse_move(text: &str) -> Result<ClassicMove, ParseError> {
         crate::notation::parse_classic_move(text)
     }

@@ -21,7 +21,6 @@ pub enum GameKind {
 /// Positions are small `Copy` values; the search copies a position to make
 /// a move rather than undoing it.
 pub trait Game: Clone + Copy + Debug + Eq + Hash + Sized {
-    /// A move of this game.
     /// A move of this game; `Display` writes it in the documented notation.
     type Move: Copy + Debug + Default + Display + Eq + Hash;
 
@@ -36,6 +35,13 @@ pub trait Game: Clone + Copy + Debug + Eq + Hash + Sized {
 
     /// The rule set the game is played under (always standard for Classic).
     fn rules(&self) -> Rules;
+
+    /// A move in range as one byte (Ultimate: `board * 9 + cell`, Classic:
+    /// the cell), for compact storage such as [`crate::tree`]'s.
+    fn move_code(m: Self::Move) -> u8;
+
+    /// The move [`Game::move_code`] stored as `code`.
+    fn move_from_code(code: u8) -> Self::Move;
 
     /// Reads a move in this game's notation (see [`crate::notation`]).
     ///

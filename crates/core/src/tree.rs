@@ -60,6 +60,8 @@ pub enum TreeError {
     Illegal(IllegalMove),
     /// The tree already holds [`MAX_NODES`] moves.
     Full,
+    /// A history added starts from another position than the tree.
+    OtherStart,
 }
 
 impl fmt::Display for TreeError {
@@ -67,141 +69,72 @@ impl fmt::Display for TreeError {
         match self {
             TreeError::Illegal(reason) => write!(f, "{reason}"),
             TreeError::Full => write!(f, "the game holds {MAX_NODES} moves, the most it can"),
+            TreeError::OtherStart => write!(f, "the line starts from another position"),
         }
     }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Node<G: Game> {
-    /// The move that led here (the root's is the default move, never read).
-    mv: G::Move,
-    /// The node before (the root's is itself).
-    parent: NodeId,
-    /// The moves tried from here, the main line's first.
-    children: Vec<NodeId>,
-    /// The position after `mv`.
-    position: G,
-}
-
-/// A game with its variations, and a cursor at the position shown.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameTree<G: Game> {
-    nodes: Vec<Node<G>>,
-    cursor: NodeId,
 }
 
 /// One step of the record's order (see [`GameTree::walk`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Step {
+pub enum Step {
+    /// The move to this position.
     Move(NodeId),
+    /// A variation begins: it plays instead of the move before it.
     Open,
+    /// The variation ends.
     Close,
 }
 
-impl<G: Game> GameTree<G> {
-    /// A tree with no moves, from `start`.
-    #[must_use]
-    pub fn new(start: G) -> Self {
-        GameTree {
+/// One position of a tree: the move to it (as its code, see
+/// [`Game::move_code`]), the position before and the moves tried from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Node {
+    /// The move that led here (the root's is 0, never read).
+    code: u8,
+    /// The node before (the root's is itself).
+    parent: NodeId,
+    /// The moves tried from here, the main line's first.
+    children: Vec<NodeId>,
+}
+
+/// The shape of a tree, the same for both games, so its walks and edits
+/// exist once: every node's move, parent and children.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Arena {
+    nodes: Vec<Node>,
+}
+
+impl Arena {
+    fn new() -> Arena {
+        Arena {
             nodes: vec![Node {
-                mv: G::Move::default(),
+                code: 0,
                 parent: NodeId::ROOT,
                 children: Vec::new(),
-                position: start,
             }],
-            cursor: NodeId::ROOT,
         }
     }
 
-    /// Every move of `history` as the main line, the cursor where its cursor is.
-    ///
-    /// # Errors
-    /// [`TreeError::Full`] for a history longer than [`MAX_NODES`] (no game is).
-    pub fn from_history(history: &History<G>) -> Result<Self, TreeError> {
-        let mut tree = GameTree::new(*history.start());
-        let mut at = NodeId::ROOT;
-        let mut cursor = NodeId::ROOT;
-        for (i, &m) in history.moves().iter().enumerate() {
-            at = tree.add_child(at, m)?;
-            if i + 1 == history.cursor() {
-                cursor = at;
-            }
-        }
-        tree.cursor = cursor;
-        Ok(tree)
-    }
-
-    fn node(&self, id: NodeId) -> Option<&Node<G>> {
-        self.nodes.get(id.index())
-    }
-
-    /// How many moves the tree holds, in every line.
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.nodes.len() - 1
-    }
-
-    /// Whether no move has been played.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.nodes.len() == 1
-    }
-
-    /// Whether `id` is a position of this tree.
-    #[must_use]
-    pub fn contains(&self, id: NodeId) -> bool {
+    fn contains(&self, id: NodeId) -> bool {
         id.index() < self.nodes.len()
     }
 
-    /// The position shown.
-    #[must_use]
-    pub fn cursor(&self) -> NodeId {
-        self.cursor
+    fn children(&self, id: NodeId) -> &[NodeId] {
+        self.nodes.get(id.index()).map_or(&[], |n| &n.children)
     }
 
-    /// The position at the cursor.
-    #[must_use]
-    pub fn current(&self) -> &G {
-        &self.nodes[self.cursor.index()].position
+    fn parent(&self, id: NodeId) -> Option<NodeId> {
+        if id == NodeId::ROOT {
+            return None;
+        }
+        self.nodes.get(id.index()).map(|n| n.parent)
     }
 
-    /// The position at `id`.
-    #[must_use]
-    pub fn position(&self, id: NodeId) -> Option<&G> {
-        self.node(id).map(|n| &n.position)
+    fn code(&self, id: NodeId) -> u8 {
+        self.nodes[id.index()].code
     }
 
-    /// The move that leads to `id` (none for the root).
-    #[must_use]
-    pub fn move_to(&self, id: NodeId) -> Option<G::Move> {
-        self.node(id).filter(|_| id != NodeId::ROOT).map(|n| n.mv)
-    }
-
-    /// The position before `id` (none for the root).
-    #[must_use]
-    pub fn parent(&self, id: NodeId) -> Option<NodeId> {
-        self.node(id)
-            .filter(|_| id != NodeId::ROOT)
-            .map(|n| n.parent)
-    }
-
-    /// The moves tried from `id`, the main line's first.
-    #[must_use]
-    pub fn children(&self, id: NodeId) -> &[NodeId] {
-        self.node(id).map_or(&[], |n| &n.children)
-    }
-
-    /// How many moves lead from the start to `id`.
-    #[must_use]
-    pub fn depth(&self, id: NodeId) -> usize {
-        let start = self.nodes[0].position.ply();
-        self.position(id).map_or(0, |p| p.ply() - start)
-    }
-
-    /// The positions from the start to `id`: `id`'s ancestors, oldest
-    /// first, then `id` (the root not included).
-    #[must_use]
-    pub fn path(&self, id: NodeId) -> Vec<NodeId> {
+    fn path(&self, id: NodeId) -> Vec<NodeId> {
         let mut path = Vec::new();
         let mut at = id;
         while let Some(parent) = self.parent(at) {
@@ -212,9 +145,7 @@ impl<G: Game> GameTree<G> {
         path
     }
 
-    /// The line through `id`: its path, then the main continuation after it.
-    #[must_use]
-    pub fn line(&self, id: NodeId) -> Vec<NodeId> {
+    fn line(&self, id: NodeId) -> Vec<NodeId> {
         let mut line = self.path(id);
         let mut at = id;
         while let Some(&next) = self.children(at).first() {
@@ -224,45 +155,37 @@ impl<G: Game> GameTree<G> {
         line
     }
 
-    /// Whether `id` is on the main line.
-    #[must_use]
-    pub fn is_main_line(&self, id: NodeId) -> bool {
-        self.contains(id)
-            && self
-                .path(id)
-                .iter()
-                .all(|&n| self.children(self.nodes[n.index()].parent).first() == Some(&n))
+    fn child_with(&self, id: NodeId, code: u8) -> Option<NodeId> {
+        self.children(id)
+            .iter()
+            .copied()
+            .find(|&c| self.code(c) == code)
     }
 
-    /// Plays `m` at the cursor: the line it already has if it was played
-    /// before, else a new one (the main continuation if the position had
-    /// none, a side line otherwise). The cursor moves to it.
-    ///
-    /// # Errors
-    /// An illegal move, or a full tree; nothing changes.
-    pub fn play(&mut self, m: G::Move) -> Result<NodeId, TreeError> {
-        let node = self.add_child(self.cursor, m)?;
-        self.cursor = node;
-        self.renumber();
-        Ok(self.cursor)
-    }
-
-    /// Shows the position `id`; false (and nothing changes) if there is none.
-    pub fn jump(&mut self, id: NodeId) -> bool {
-        let known = self.contains(id);
-        if known {
-            self.cursor = id;
+    /// Adds a child with `code` to `parent`; none when the tree is full.
+    fn push(&mut self, parent: NodeId, code: u8) -> Option<NodeId> {
+        if self.nodes.len() > MAX_NODES {
+            return None;
         }
-        known
+        let id = NodeId::from_index(self.nodes.len())?;
+        self.nodes.push(Node {
+            code,
+            parent,
+            children: Vec::new(),
+        });
+        self.nodes[parent.index()].children.push(id);
+        Some(id)
     }
 
-    /// Makes the line through `id` the main line: at each position on its
-    /// path it becomes the first move, the others keeping their order.
-    /// False for the root or an unknown id.
-    pub fn promote(&mut self, id: NodeId) -> bool {
-        if id == NodeId::ROOT || !self.contains(id) {
-            return false;
+    /// Drops the nodes from index `len` on, added since the tree had `len`.
+    fn forget_after(&mut self, len: usize) {
+        self.nodes.truncate(len);
+        for node in &mut self.nodes {
+            node.children.retain(|c| c.index() < len);
         }
+    }
+
+    fn promote(&mut self, id: NodeId) {
         for n in self.path(id) {
             let parent = self.nodes[n.index()].parent;
             let children = &mut self.nodes[parent.index()].children;
@@ -270,73 +193,8 @@ impl<G: Game> GameTree<G> {
                 children[..=i].rotate_right(1);
             }
         }
-        self.renumber();
-        true
     }
 
-    /// Deletes the move to `id` and every move after it. A cursor inside
-    /// goes to the position before `id`. False for the root or an unknown id.
-    pub fn delete(&mut self, id: NodeId) -> bool {
-        let Some(parent) = self.parent(id) else {
-            return false;
-        };
-        if self.path(self.cursor).contains(&id) {
-            self.cursor = parent;
-        }
-        self.nodes[parent.index()].children.retain(|&c| c != id);
-        self.renumber();
-        true
-    }
-
-    /// The line through the cursor as a history, its cursor at the cursor.
-    #[must_use]
-    pub fn history(&self) -> History<G> {
-        let mut history = self.line_history(self.cursor);
-        history.jump(self.depth(self.cursor));
-        history
-    }
-
-    /// The main line as a history, its cursor at the end.
-    #[must_use]
-    pub fn main_history(&self) -> History<G> {
-        self.line_history(NodeId::ROOT)
-    }
-
-    fn line_history(&self, id: NodeId) -> History<G> {
-        let mut history = History::new(self.nodes[0].position);
-        for n in self.line(id) {
-            // Every move of the tree was checked when it was added.
-            let _ = history.play(self.nodes[n.index()].mv);
-        }
-        history
-    }
-
-    /// Adds `m` after `parent` (or finds it there), without renumbering.
-    fn add_child(&mut self, parent: NodeId, m: G::Move) -> Result<NodeId, TreeError> {
-        let known = self.children(parent).iter().copied();
-        if let Some(found) = known.into_iter().find(|&c| self.nodes[c.index()].mv == m) {
-            return Ok(found);
-        }
-        let position = self.nodes[parent.index()].position;
-        position.check(m).map_err(TreeError::Illegal)?;
-        if self.len() >= MAX_NODES {
-            return Err(TreeError::Full);
-        }
-        let mut after = position;
-        after.play_unchecked(m);
-        let id = NodeId::from_index(self.nodes.len()).ok_or(TreeError::Full)?;
-        self.nodes.push(Node {
-            mv: m,
-            parent,
-            children: Vec::new(),
-            position: after,
-        });
-        self.nodes[parent.index()].children.push(id);
-        Ok(id)
-    }
-
-    /// The record's order: each position's main move, then each other move
-    /// there as a bracketed line, then the main move's continuation.
     fn walk(&self, mut visit: impl FnMut(Step)) {
         enum Task {
             Line(NodeId),
@@ -368,33 +226,332 @@ impl<G: Game> GameTree<G> {
     }
 
     /// Numbers the nodes in the record's order and drops those no longer
-    /// reached (a deleted line), so equal trees are equal values.
-    fn renumber(&mut self) {
+    /// reached (a deleted line), so equal trees are equal values; returns
+    /// `cursor`'s new id.
+    fn renumber(&mut self, cursor: NodeId) -> NodeId {
         let mut order = vec![NodeId::ROOT];
         self.walk(|step| {
             if let Step::Move(n) = step {
                 order.push(n);
             }
         });
-        let mut new_id = vec![None; self.nodes.len()];
+        let mut new_id = vec![NodeId::ROOT; self.nodes.len()];
         for (i, &old) in order.iter().enumerate() {
-            new_id[old.index()] = NodeId::from_index(i);
+            // At most MAX_NODES + 1 nodes, so every index fits.
+            new_id[old.index()] = NodeId(i as u32);
         }
-        let id = |old: NodeId| new_id[old.index()].unwrap_or(NodeId::ROOT);
+        let id = |old: NodeId| new_id[old.index()];
         let nodes = order
             .iter()
             .map(|&old| {
                 let node = &self.nodes[old.index()];
                 Node {
-                    mv: node.mv,
+                    code: node.code,
                     parent: id(node.parent),
                     children: node.children.iter().map(|&c| id(c)).collect(),
-                    position: node.position,
                 }
             })
             .collect();
-        self.cursor = id(self.cursor);
         self.nodes = nodes;
+        id(cursor)
+    }
+}
+
+/// A game with its variations, and a cursor at the position shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameTree<G: Game> {
+    start: G,
+    arena: Arena,
+    cursor: NodeId,
+}
+
+impl<G: Game> GameTree<G> {
+    /// A tree with no moves, from `start`.
+    #[must_use]
+    pub fn new(start: G) -> Self {
+        GameTree {
+            start,
+            arena: Arena::new(),
+            cursor: NodeId::ROOT,
+        }
+    }
+
+    /// Every move of `history` as the main line, the cursor where its cursor is.
+    ///
+    /// # Errors
+    /// [`TreeError::Full`] for a history longer than [`MAX_NODES`] (no game is).
+    pub fn from_history(history: &History<G>) -> Result<Self, TreeError> {
+        let mut tree = GameTree::new(*history.start());
+        let mut at = NodeId::ROOT;
+        let mut cursor = NodeId::ROOT;
+        for (i, &m) in history.moves().iter().enumerate() {
+            at = tree.add_child(at, m)?;
+            if i + 1 == history.cursor() {
+                cursor = at;
+            }
+        }
+        tree.cursor = cursor;
+        Ok(tree)
+    }
+
+    /// How many moves the tree holds, in every line.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.arena.nodes.len() - 1
+    }
+
+    /// Whether no move has been played.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.arena.nodes.len() == 1
+    }
+
+    /// Whether `id` is a position of this tree.
+    #[must_use]
+    pub fn contains(&self, id: NodeId) -> bool {
+        self.arena.contains(id)
+    }
+
+    /// The position shown.
+    #[must_use]
+    pub fn cursor(&self) -> NodeId {
+        self.cursor
+    }
+
+    /// The position the tree starts from.
+    #[must_use]
+    pub fn start(&self) -> &G {
+        &self.start
+    }
+
+    /// The position at the cursor.
+    #[must_use]
+    pub fn current(&self) -> G {
+        self.position(self.cursor).unwrap_or(self.start)
+    }
+
+    /// The position at `id`, replayed from the start (every move of the
+    /// tree was checked when it was added).
+    #[must_use]
+    pub fn position(&self, id: NodeId) -> Option<G> {
+        if !self.contains(id) {
+            return None;
+        }
+        let mut position = self.start;
+        for n in self.arena.path(id) {
+            position.play_unchecked(G::move_from_code(self.arena.code(n)));
+        }
+        Some(position)
+    }
+
+    /// The move that leads to `id` (none for the root).
+    #[must_use]
+    pub fn move_to(&self, id: NodeId) -> Option<G::Move> {
+        self.arena
+            .parent(id)
+            .map(|_| G::move_from_code(self.arena.code(id)))
+    }
+
+    /// The position before `id` (none for the root).
+    #[must_use]
+    pub fn parent(&self, id: NodeId) -> Option<NodeId> {
+        self.arena.parent(id)
+    }
+
+    /// The moves tried from `id`, the main line's first.
+    #[must_use]
+    pub fn children(&self, id: NodeId) -> &[NodeId] {
+        self.arena.children(id)
+    }
+
+    /// How many moves lead from the start to `id`.
+    #[must_use]
+    pub fn depth(&self, id: NodeId) -> usize {
+        self.arena.path(id).len()
+    }
+
+    /// The positions from the start to `id`: `id`'s ancestors, oldest
+    /// first, then `id` (the root not included).
+    #[must_use]
+    pub fn path(&self, id: NodeId) -> Vec<NodeId> {
+        self.arena.path(id)
+    }
+
+    /// The line through `id`: its path, then the main continuation after it.
+    #[must_use]
+    pub fn line(&self, id: NodeId) -> Vec<NodeId> {
+        self.arena.line(id)
+    }
+
+    /// Whether `id` is on the main line.
+    #[must_use]
+    pub fn is_main_line(&self, id: NodeId) -> bool {
+        self.contains(id)
+            && self
+                .path(id)
+                .iter()
+                .all(|&n| self.children(self.arena.nodes[n.index()].parent).first() == Some(&n))
+    }
+
+    /// Plays `m` at the cursor: the line it already has if it was played
+    /// before, else a new one (the main continuation if the position had
+    /// none, a side line otherwise). The cursor moves to it.
+    ///
+    /// # Errors
+    /// An illegal move, or a full tree; nothing changes.
+    pub fn play(&mut self, m: G::Move) -> Result<NodeId, TreeError> {
+        let node = self.add_child(self.cursor, m)?;
+        self.cursor = self.arena.renumber(node);
+        Ok(self.cursor)
+    }
+
+    /// Adds the line `moves` from the start (following the moves already
+    /// there) and moves the cursor to its end.
+    ///
+    /// # Errors
+    /// The index of the first illegal move and why, or a full tree; nothing
+    /// changes.
+    pub fn add_line(&mut self, moves: &[G::Move]) -> Result<NodeId, (usize, TreeError)> {
+        let before = self.arena.nodes.len();
+        let mut at = NodeId::ROOT;
+        for (i, &m) in moves.iter().enumerate() {
+            match self.add_child(at, m) {
+                Ok(next) => at = next,
+                Err(e) => {
+                    self.arena.forget_after(before);
+                    return Err((i, e));
+                }
+            }
+        }
+        self.cursor = self.arena.renumber(at);
+        Ok(self.cursor)
+    }
+
+    /// Adds every move of `history` from the start (following the moves
+    /// already there) and moves the cursor to its end. A history holds only
+    /// legal moves, so none is checked again.
+    ///
+    /// # Errors
+    /// [`TreeError::OtherStart`] for a history from another position, or a
+    /// full tree; nothing changes.
+    pub fn add_history(&mut self, history: &History<G>) -> Result<NodeId, TreeError> {
+        if *history.start() != self.start {
+            return Err(TreeError::OtherStart);
+        }
+        let before = self.arena.nodes.len();
+        let mut at = NodeId::ROOT;
+        for &m in history.moves() {
+            let code = G::move_code(m);
+            let next = self
+                .arena
+                .child_with(at, code)
+                .or_else(|| self.arena.push(at, code));
+            let Some(next) = next else {
+                self.arena.forget_after(before);
+                return Err(TreeError::Full);
+            };
+            at = next;
+        }
+        self.cursor = self.arena.renumber(at);
+        Ok(self.cursor)
+    }
+
+    /// The position the line `moves` from the start reaches, if the tree has it.
+    #[must_use]
+    pub fn find(&self, moves: &[G::Move]) -> Option<NodeId> {
+        moves.iter().try_fold(NodeId::ROOT, |at, &m| {
+            self.arena.child_with(at, G::move_code(m))
+        })
+    }
+
+    /// Shows the position `id`; false (and nothing changes) if there is none.
+    pub fn jump(&mut self, id: NodeId) -> bool {
+        let known = self.contains(id);
+        if known {
+            self.cursor = id;
+        }
+        known
+    }
+
+    /// Makes the line through `id` the main line: at each position on its
+    /// path it becomes the first move, the others keeping their order.
+    /// False for the root or an unknown id.
+    pub fn promote(&mut self, id: NodeId) -> bool {
+        if self.parent(id).is_none() {
+            return false;
+        }
+        self.arena.promote(id);
+        self.cursor = self.arena.renumber(self.cursor);
+        true
+    }
+
+    /// Deletes the move to `id` and every move after it. A cursor inside
+    /// goes to the position before `id`. False for the root or an unknown id.
+    pub fn delete(&mut self, id: NodeId) -> bool {
+        let Some(parent) = self.parent(id) else {
+            return false;
+        };
+        if self.path(self.cursor).contains(&id) {
+            self.cursor = parent;
+        }
+        self.arena.nodes[parent.index()]
+            .children
+            .retain(|&c| c != id);
+        self.cursor = self.arena.renumber(self.cursor);
+        true
+    }
+
+    /// The line through the cursor as a history, its cursor at the cursor.
+    #[must_use]
+    pub fn history(&self) -> History<G> {
+        self.history_at(self.cursor)
+            .unwrap_or_else(|| self.main_history())
+    }
+
+    /// The line through `id` (see [`GameTree::line`]) as a history, its
+    /// cursor at `id`; none for an unknown id.
+    #[must_use]
+    pub fn history_at(&self, id: NodeId) -> Option<History<G>> {
+        if !self.contains(id) {
+            return None;
+        }
+        let mut history = self.line_history(id);
+        history.jump(self.depth(id));
+        Some(history)
+    }
+
+    /// The main line as a history, its cursor at the end.
+    #[must_use]
+    pub fn main_history(&self) -> History<G> {
+        self.line_history(NodeId::ROOT)
+    }
+
+    fn line_history(&self, id: NodeId) -> History<G> {
+        let mut history = History::new(self.start);
+        for n in self.line(id) {
+            // Every move of the tree was checked when it was added.
+            let _ = history.play(G::move_from_code(self.arena.code(n)));
+        }
+        history
+    }
+
+    /// Adds `m` after `parent` (or finds it there), without renumbering.
+    fn add_child(&mut self, parent: NodeId, m: G::Move) -> Result<NodeId, TreeError> {
+        // Checked first: only a move in range has a code of its own.
+        let position = self.position(parent).unwrap_or(self.start);
+        position.check(m).map_err(TreeError::Illegal)?;
+        let code = G::move_code(m);
+        if let Some(found) = self.arena.child_with(parent, code) {
+            return Ok(found);
+        }
+        self.arena.push(parent, code).ok_or(TreeError::Full)
+    }
+
+    /// Visits the tree in the record's order: each position's main move,
+    /// then each other move there as a bracketed line, then the main move's
+    /// continuation. Node ids come in increasing order.
+    pub fn walk(&self, visit: impl FnMut(Step)) {
+        self.arena.walk(visit);
     }
 }
 
@@ -422,11 +579,11 @@ impl AnyTree {
 /// the empty board; a plain record when it has no side lines.
 #[must_use]
 pub fn tree_record_string<G: Game>(tree: &GameTree<G>) -> String {
-    let mut out = String::from(header(G::KIND, tree.nodes[0].position.rules()));
+    let mut out = String::from(header(G::KIND, tree.start.rules()));
     out.push(':');
     tree.walk(|step| match step {
         Step::Move(n) => {
-            let _ = write!(out, "{}", tree.nodes[n.index()].mv);
+            let _ = write!(out, "{}", G::move_from_code(tree.arena.code(n)));
         }
         Step::Open => out.push('('),
         Step::Close => out.push(')'),
@@ -457,7 +614,32 @@ fn read_tree<G: Game>(
     text: &str,
     start: G,
 ) -> Result<GameTree<G>, ParseError> {
-    let mut tree = GameTree::new(start);
+    let read = |cur: &mut Cursor<'_>| read_move::<G>(cur, text).map(G::move_code);
+    let (arena, offsets) = read_shape(cur, &read)?;
+    check_moves(&arena, &offsets, start)?;
+    let mut tree = GameTree {
+        start,
+        arena,
+        cursor: NodeId::ROOT,
+    };
+    tree.arena.renumber(NodeId::ROOT);
+    tree.cursor = tree
+        .line(NodeId::ROOT)
+        .last()
+        .copied()
+        .unwrap_or(NodeId::ROOT);
+    Ok(tree)
+}
+
+/// Reads the moves and brackets into a tree's shape, each move as its code,
+/// not yet checked; with the offset of each node's move in the text. (Not
+/// generic, so it exists once for both games.)
+fn read_shape(
+    cur: &mut Cursor<'_>,
+    read_code: &dyn Fn(&mut Cursor<'_>) -> Result<u8, ParseError>,
+) -> Result<(Arena, Vec<usize>), ParseError> {
+    let mut arena = Arena::new();
+    let mut offsets = vec![0];
     // Where the next move goes, and where the last move read was played
     // (a variation plays instead of it); per open bracket, the same pair to
     // go back to and the bracket's offset.
@@ -499,17 +681,18 @@ fn read_tree<G: Game>(
                 last_from = back_from;
             }
             Some(_) => {
-                let m = read_move::<G>(cur, text)?;
-                let ply = tree.depth(at);
-                let node = tree.add_child(at, m).map_err(|e| match e {
-                    TreeError::Illegal(reason) => {
-                        ParseError::new(pos, ParseErrorKind::Illegal { ply, reason })
+                let code = read_code(cur)?;
+                // The reader gives only moves in range, so a code names one move.
+                let node = match arena.child_with(at, code) {
+                    Some(known) => known,
+                    None => {
+                        offsets.push(pos);
+                        arena.push(at, code).ok_or(ParseError::new(
+                            pos,
+                            ParseErrorKind::OutOfRange("a record holds at most 2000 moves"),
+                        ))?
                     }
-                    TreeError::Full => ParseError::new(
-                        pos,
-                        ParseErrorKind::OutOfRange("a record holds at most 2000 moves"),
-                    ),
-                })?;
+                };
                 last_from = Some(at);
                 at = node;
             }
@@ -521,14 +704,29 @@ fn read_tree<G: Game>(
             ParseErrorKind::Expected("a ')' to close this variation"),
         ));
     }
-    tree.renumber();
-    let main_end = tree
-        .line(NodeId::ROOT)
-        .last()
-        .copied()
-        .unwrap_or(NodeId::ROOT);
-    tree.cursor = main_end;
-    Ok(tree)
+    Ok((arena, offsets))
+}
+
+/// Checks every move of a shape read from text, in the order read (a
+/// node's parent comes before it), reporting the first illegal one where
+/// it stands.
+fn check_moves<G: Game>(arena: &Arena, offsets: &[usize], start: G) -> Result<(), ParseError> {
+    let mut positions = Vec::with_capacity(arena.nodes.len());
+    let mut depths = Vec::with_capacity(arena.nodes.len());
+    positions.push(start);
+    depths.push(0);
+    for (i, node) in arena.nodes.iter().enumerate().skip(1) {
+        let mut position = positions[node.parent.index()];
+        let ply = depths[node.parent.index()];
+        let m = G::move_from_code(node.code);
+        position.check(m).map_err(|reason| {
+            ParseError::new(offsets[i], ParseErrorKind::Illegal { ply, reason })
+        })?;
+        position.play_unchecked(m);
+        positions.push(position);
+        depths.push(ply + 1);
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -626,6 +824,44 @@ mod tests {
             ParseErrorKind::Illegal { ply: 1, .. }
         ));
         assert_eq!(at("classic:a1(b2z9)").at, 13);
+    }
+
+    #[test]
+    fn a_line_is_added_whole_or_not_at_all() {
+        let mut tree = ultimate(BRANCHED);
+        let moves = |text: &str| -> Vec<crate::Move> {
+            text.as_bytes()
+                .chunks(2)
+                .map(|c| parse_move(core::str::from_utf8(c).unwrap()).unwrap())
+                .collect()
+        };
+        let before = tree.clone();
+        // e5 f5 then a1: illegal (X must play in board 5); nothing is added.
+        assert!(matches!(
+            tree.add_line(&moves("e5f5g5a1")),
+            Err((3, TreeError::Illegal(_)))
+        ));
+        assert_eq!(tree, before);
+        let end = tree.add_line(&moves("e5f5g5")).unwrap();
+        assert_eq!(tree.cursor(), end);
+        assert_eq!(tree.find(&moves("e5f5g5")), Some(end));
+        assert_eq!(
+            tree.find(&moves("e5e4")),
+            Some(NodeId::from_index(2).unwrap())
+        );
+        assert_eq!(tree.find(&moves("e5e6")), None);
+        assert_eq!(
+            tree_record_string(&tree),
+            "ultimate-standard:e5e4(d5b5)(f5g5)d2"
+        );
+        // A history's moves are added alike, from the same start only.
+        let history = History::from_moves(*tree.start(), &moves("e5d5b4")).unwrap();
+        let end = tree.add_history(&history).unwrap();
+        assert_eq!(tree.find(&moves("e5d5b4")), Some(end));
+        let other = History::new(Ultimate::new(Rules::TieBreak));
+        let before = tree.clone();
+        assert_eq!(tree.add_history(&other), Err(TreeError::OtherStart));
+        assert_eq!(tree, before);
     }
 
     #[test]

@@ -359,6 +359,15 @@ impl Game for Ultimate {
         self.rules
     }
 
+    fn move_code(m: Move) -> u8 {
+        // A move in range has an index of at most 80.
+        m.index() as u8
+    }
+
+    fn move_from_code(code: u8) -> Move {
+        Move::from_index(code)
+    }
+
     fn parse_move(text: &str) -> Result<Move, ParseError> {
         crate::notation::parse_move(text)
     }

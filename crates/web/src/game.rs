@@ -1,12 +1,15 @@
-//! The game object the page holds: a history of either game type with undo,
-//! redo and jumps, every rule answered by `uttt_core`.
+//! The game object the page holds: the line shown, of either game type,
+//! with undo, redo and jumps, inside the tree of every line played (see
+//! lines.rs), every rule answered by `uttt_core`.
 
 use uttt_core::record::{self, AnyGame};
+use uttt_core::tree::{self, AnyTree};
 use uttt_core::{Classic, ClassicMove, Game, GameKind, History, Move, Rules, Ultimate};
 use wasm_bindgen::prelude::*;
 
 use crate::args;
 use crate::error::ApiError;
+use crate::lines;
 use crate::view::View;
 
 /// Runs `$body` with `$h` bound to the history of whichever game `$any` holds.
@@ -19,14 +22,20 @@ macro_rules! with_history {
     };
 }
 
-/// A game in progress with its whole history.
+/// A game in progress with its whole history and its variations.
 ///
+/// The shown line is a history like any game's: undo, redo and jumps move
+/// along it, and a move from an earlier position starts a new line there.
+/// Every line played stays in the tree, from which any can be shown again.
 /// Every method that can be refused leaves the game exactly as it was and
 /// throws an `Error` whose `code` says why (see [`ApiError`]).
 #[wasm_bindgen]
 #[derive(Clone, Debug)]
 pub struct WebGame {
+    /// The line shown, with its cursor.
     inner: AnyGame,
+    /// Every line, the shown one among them.
+    tree: AnyTree,
 }
 
 /// The Rust side of the API, usable (and tested) without a JavaScript host.
@@ -51,21 +60,34 @@ impl WebGame {
                 )))
             }
         };
-        Ok(WebGame { inner })
+        Ok(WebGame::of_line(inner))
     }
 
-    /// A game read from a record (`ultimate-standard:e5e4`, cursor at the
-    /// end) or a position string (no moves yet).
+    /// A game of `line` alone.
+    fn of_line(line: AnyGame) -> WebGame {
+        let mut tree = lines::empty_tree(&line);
+        // A line read from a record or set up from a position (no moves)
+        // always fits an empty tree.
+        let _ = lines::store(&mut tree, &line);
+        WebGame { inner: line, tree }
+    }
+
+    /// A game read from a record, with or without variations
+    /// (`ultimate-standard:e5e4(d5)`: the main line shown, its cursor at
+    /// the end), or a position string (no moves yet).
     ///
     /// # Errors
     /// `parse-error` with the offset where the text went wrong.
     pub fn parse(text: &str) -> Result<WebGame, ApiError> {
-        let inner = if text.contains(':') {
-            record::parse_record(text)?
+        if text.contains(':') {
+            let tree = tree::parse_tree_record(text)?;
+            Ok(WebGame {
+                inner: tree.main_line(),
+                tree,
+            })
         } else {
-            record::parse_position(text)?
-        };
-        Ok(WebGame { inner })
+            Ok(WebGame::of_line(record::parse_position(text)?))
+        }
     }
 
     /// Plays at `cell` of small board `board` (Classic: board 0).
@@ -76,7 +98,8 @@ impl WebGame {
     /// changes on error.
     pub fn try_play(&mut self, board: Option<f64>, cell: Option<f64>) -> Result<(), ApiError> {
         let cell = args::index(cell, "cell", 8)?;
-        match &mut self.inner {
+        let mut line = self.inner.clone();
+        match &mut line {
             AnyGame::Ultimate(h) => {
                 let board = args::index(board, "board", 8)?;
                 // Both are at most 8, so they fit a u8.
@@ -91,7 +114,63 @@ impl WebGame {
                 h.play(ClassicMove(cell as u8))?;
             }
         }
+        lines::store(&mut self.tree, &line)?;
+        self.inner = line;
         Ok(())
+    }
+
+    /// Shows the line through position `id` of [`WebGame::tree_items`],
+    /// at that position.
+    ///
+    /// # Errors
+    /// `bad-argument` for a non-number, `no-such-position` for an unknown id.
+    pub fn try_jump_to(&mut self, id: Option<f64>) -> Result<(), ApiError> {
+        let id = args::index(id, "position id", u32::MAX)?;
+        let line = lines::line_through(&self.tree, id).ok_or_else(|| {
+            ApiError::new("no-such-position", format!("the game has no position {id}"))
+        })?;
+        self.inner = line;
+        Ok(())
+    }
+
+    /// Makes the line through position `id` the main line (see [`WebGame::promote`]).
+    pub fn promote_line(&mut self, id: Option<f64>) -> bool {
+        args::index(id, "position id", u32::MAX).is_ok_and(|id| lines::promote(&mut self.tree, id))
+    }
+
+    /// Deletes the move to position `id` and after (see [`WebGame::delete_line`]).
+    pub fn remove_line(&mut self, id: Option<f64>) -> bool {
+        args::index(id, "position id", u32::MAX)
+            .is_ok_and(|id| lines::delete(&mut self.tree, &mut self.inner, id))
+    }
+
+    /// The tree in its record's order (see [`lines::TreeItem`]).
+    #[must_use]
+    pub fn tree_items(&self) -> Vec<lines::TreeItem> {
+        lines::items(&self.tree, &self.inner)
+    }
+
+    /// The record of every line when the game starts from the empty board
+    /// (the plain record when it has no side lines), else `None`.
+    #[must_use]
+    pub fn tree_record_text(&self) -> Option<String> {
+        self.record_text()?;
+        Some(match &self.tree {
+            AnyTree::Ultimate(t) => tree::tree_record_string(t),
+            AnyTree::Classic(t) => tree::tree_record_string(t),
+        })
+    }
+
+    /// The snapshot of the shown position, with its place in the tree.
+    #[must_use]
+    pub fn snapshot(&self) -> View {
+        let mut view = View::of(&self.inner);
+        (view.node, view.line_end) = lines::line_nodes(&self.tree, &self.inner);
+        view.side_lines = match &self.tree {
+            AnyTree::Ultimate(t) => t.len(),
+            AnyTree::Classic(t) => t.len(),
+        } > self.len();
+        view
     }
 
     /// Moves the cursor to `ply` moves from the start.
@@ -216,13 +295,53 @@ impl WebGame {
     /// Throws `crash` if the snapshot cannot be converted, which the
     /// view's plain fields never cause.
     pub fn view(&self) -> Result<JsValue, JsValue> {
-        crate::convert::to_js(&View::of(&self.inner)).map_err(ApiError::into_js)
+        crate::convert::to_js(&self.snapshot()).map_err(ApiError::into_js)
     }
 
-    /// The record of every move (`ultimate-standard:e5e4`), or `undefined`
-    /// for a game set up from a position string.
+    /// The record of every move of the shown line (`ultimate-standard:e5e4`),
+    /// or `undefined` for a game set up from a position string.
     pub fn record(&self) -> Option<String> {
         self.record_text()
+    }
+
+    /// The record of every line (`ultimate-standard:e5e4(d5)`), or
+    /// `undefined` for a game set up from a position string.
+    #[wasm_bindgen(js_name = treeRecord)]
+    pub fn tree_record(&self) -> Option<String> {
+        self.tree_record_text()
+    }
+
+    /// Every line in the record's order: `[{kind, id, ply, notation, shown,
+    /// main}]`, `kind` `move`, `open` or `close` (see [`lines::TreeItem`]).
+    ///
+    /// # Errors
+    /// Throws `crash` if the list cannot be converted, which its plain
+    /// fields never cause.
+    pub fn lines(&self) -> Result<JsValue, JsValue> {
+        crate::convert::to_js(&self.tree_items()).map_err(ApiError::into_js)
+    }
+
+    /// Shows the line through position `id` (from `lines()`), at that position.
+    ///
+    /// # Errors
+    /// Throws `no-such-position` or `bad-argument`; the game is unchanged.
+    #[wasm_bindgen(js_name = jumpTo)]
+    pub fn jump_to(&mut self, id: JsValue) -> Result<(), JsValue> {
+        self.try_jump_to(id.as_f64()).map_err(ApiError::into_js)
+    }
+
+    /// Makes the line through position `id` the main line; false (and no
+    /// change) for the start or an unknown id. Renumbers the ids.
+    pub fn promote(&mut self, id: JsValue) -> bool {
+        self.promote_line(id.as_f64())
+    }
+
+    /// Deletes the move to position `id` and every move after it; if the
+    /// shown line went through it, the line before it is shown. False (and
+    /// no change) for the start or an unknown id. Renumbers the ids.
+    #[wasm_bindgen(js_name = deleteLine)]
+    pub fn delete_line(&mut self, id: JsValue) -> bool {
+        self.remove_line(id.as_f64())
     }
 
     /// The position string at the cursor (what the worker searches).
@@ -321,5 +440,103 @@ mod tests {
         let start = WebGame::create("ultimate", "standard").unwrap();
         let set_up = WebGame::parse(&start.position_text()).unwrap();
         assert_eq!(set_up.record_text().as_deref(), Some("ultimate-standard:"));
+    }
+
+    fn moves_of(items: &[lines::TreeItem]) -> String {
+        items
+            .iter()
+            .map(|i| match i.kind {
+                "open" => "(".into(),
+                "close" => ")".into(),
+                _ => i.notation.clone(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_move_from_an_earlier_position_keeps_the_later_ones_as_a_line() {
+        let mut g = WebGame::parse("ultimate-standard:e5e4d2").unwrap();
+        g.try_jump(Some(1.0)).unwrap();
+        // O plays f5 (board 4, cell 5) instead of e4: a new line, shown.
+        g.try_play(Some(4.0), Some(5.0)).unwrap();
+        assert_eq!(g.record_text().as_deref(), Some("ultimate-standard:e5f5"));
+        let tree = g.tree_record_text().unwrap();
+        assert_eq!(tree, "ultimate-standard:e5e4(f5)d2");
+        let items = g.tree_items();
+        assert_eq!(moves_of(&items), "e5e4(f5)d2");
+        let f5 = items.iter().find(|i| i.notation == "f5").unwrap();
+        assert!(f5.shown && !f5.main && f5.ply == 2);
+        let view = g.snapshot();
+        assert!(view.side_lines);
+        assert_eq!((view.node, view.line_end), (f5.id, f5.id));
+
+        // The main line again, through its last move; then a bad id changes nothing.
+        let d2 = items.iter().find(|i| i.notation == "d2").unwrap().id;
+        g.try_jump_to(Some(f64::from(d2))).unwrap();
+        assert_eq!(g.record_text().as_deref(), Some("ultimate-standard:e5e4d2"));
+        assert_eq!(g.snapshot().ply, 3);
+        let before = (g.record_text(), g.tree_record_text(), g.snapshot());
+        for bad in [None, Some(99.0), Some(-1.0), Some(0.5)] {
+            assert!(g.try_jump_to(bad).is_err(), "{bad:?}");
+        }
+        assert!(!g.promote_line(Some(0.0)));
+        assert!(!g.promote_line(None));
+        assert!(!g.remove_line(Some(99.0)));
+        assert!(!g.remove_line(Some(0.0)));
+        assert_eq!(
+            (g.record_text(), g.tree_record_text(), g.snapshot()),
+            before
+        );
+
+        // The record with its lines reads back as the same tree.
+        let back = WebGame::parse(&tree).unwrap();
+        assert_eq!(back.tree_record_text().as_deref(), Some(tree.as_str()));
+        assert_eq!(
+            back.record_text().as_deref(),
+            Some("ultimate-standard:e5e4d2")
+        );
+    }
+
+    #[test]
+    fn a_line_is_promoted_and_deleted() {
+        let mut g = WebGame::parse("ultimate-standard:e5e4(f5g5)d2").unwrap();
+        let id = |g: &WebGame, m: &str| {
+            let id = g.tree_items().iter().find(|i| i.notation == m).unwrap().id;
+            Some(f64::from(id))
+        };
+        let g5 = id(&g, "g5");
+        g.try_jump_to(g5).unwrap();
+        assert!(g.promote_line(id(&g, "g5")));
+        assert_eq!(
+            g.tree_record_text().as_deref(),
+            Some("ultimate-standard:e5f5(e4d2)g5")
+        );
+        // The shown line is still e5 f5 g5, now the main line.
+        assert_eq!(g.record_text().as_deref(), Some("ultimate-standard:e5f5g5"));
+        assert!(
+            g.tree_items()
+                .iter()
+                .find(|i| i.notation == "g5")
+                .unwrap()
+                .main
+        );
+
+        // Deleting the shown line from f5 shows the line before it, e5 e4 d2, at e5.
+        g.try_jump(Some(3.0)).unwrap();
+        let f5 = id(&g, "f5");
+        assert!(g.remove_line(f5));
+        assert_eq!(
+            g.tree_record_text().as_deref(),
+            Some("ultimate-standard:e5e4d2")
+        );
+        assert_eq!(g.record_text().as_deref(), Some("ultimate-standard:e5e4d2"));
+        assert_eq!(g.snapshot().ply, 1);
+        assert!(!g.snapshot().side_lines);
+        // Deleting a line not shown leaves the shown one as it is.
+        let mut g = WebGame::parse("ultimate-standard:e5e4(f5)d2").unwrap();
+        let f5 = id(&g, "f5");
+        assert!(g.remove_line(f5));
+        assert_eq!(g.record_text().as_deref(), Some("ultimate-standard:e5e4d2"));
+        assert_eq!(g.snapshot().ply, 3);
     }
 }

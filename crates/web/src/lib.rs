@@ -21,6 +21,7 @@ pub mod convert;
 pub mod engine;
 pub mod error;
 pub mod game;
+pub mod lines;
 pub mod meta;
 pub mod review;
 pub mod survey;

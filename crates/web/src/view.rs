@@ -54,6 +54,13 @@ pub struct View {
     pub length: u32,
     /// Every recorded move in notation (`e5`), including those after the cursor.
     pub moves: Vec<String>,
+    /// The id of the position at the cursor in the game's tree of lines
+    /// (see `WebGame.lines`; 0 at the start).
+    pub node: u32,
+    /// The id of the shown line's last position.
+    pub line_end: u32,
+    /// Whether the game has lines besides the one shown.
+    pub side_lines: bool,
 }
 
 fn player_code(p: Option<Player>) -> u8 {
@@ -158,6 +165,9 @@ impl View {
             ply,
             length,
             moves,
+            node: 0,
+            line_end: 0,
+            side_lines: false,
         }
     }
 
@@ -196,6 +206,9 @@ impl View {
             ply,
             length,
             moves,
+            node: 0,
+            line_end: 0,
+            side_lines: false,
         }
     }
 }

@@ -31,8 +31,13 @@ fn code(error: &JsValue) -> String {
 }
 
 /// Everything observable about a game, to compare before and after a call.
-fn fingerprint(g: &WebGame) -> (Option<String>, String, View) {
-    (g.record(), g.position_string(), View::of(g.any()))
+fn fingerprint(g: &WebGame) -> (Option<String>, Option<String>, String, View) {
+    (
+        g.record(),
+        g.tree_record(),
+        g.position_string(),
+        g.snapshot(),
+    )
 }
 
 /// Values that are not a cell number, whatever JavaScript coerces them to.
@@ -141,6 +146,48 @@ fn loading_bad_text_says_where() {
 
 fn get(object: &JsValue, key: &str) -> JsValue {
     Reflect::get(object, &s(key)).unwrap()
+}
+
+#[wasm_bindgen_test]
+fn lines_refuse_bad_ids_without_change_and_cross_as_plain_objects() {
+    let mut g = WebGame::from_text(s("ultimate-standard:e5e4(f5)d2")).unwrap();
+    let before = fingerprint(&g);
+    for bad in not_indexes().into_iter().chain([n(99.0), n(1e12)]) {
+        let e = g.jump_to(bad.clone()).unwrap_err();
+        assert!(
+            ["bad-argument", "no-such-position"].contains(&code(&e).as_str()),
+            "{bad:?}"
+        );
+        assert!(!g.promote(bad.clone()), "{bad:?}");
+        assert!(!g.delete_line(bad.clone()), "{bad:?}");
+        assert_eq!(fingerprint(&g), before);
+    }
+    // The start is no line to promote or delete.
+    assert!(!g.promote(n(0.0)) && !g.delete_line(n(0.0)));
+    assert_eq!(fingerprint(&g), before);
+
+    let items = js_sys::Array::from(&g.lines().unwrap());
+    let kinds: Vec<String> = items
+        .iter()
+        .map(|i| get(&i, "kind").as_string().unwrap())
+        .collect();
+    assert_eq!(kinds, ["move", "move", "open", "move", "close", "move"]);
+    let f5 = items.get(3);
+    assert_eq!(get(&f5, "notation").as_string().as_deref(), Some("f5"));
+    assert_eq!(get(&f5, "ply").as_f64(), Some(2.0));
+    assert_eq!(get(&f5, "shown").as_bool(), Some(false));
+    assert_eq!(get(&f5, "main").as_bool(), Some(false));
+    let id = get(&f5, "id");
+    g.jump_to(id.clone()).unwrap();
+    assert_eq!(g.record().as_deref(), Some("ultimate-standard:e5f5"));
+    let v = g.view().unwrap();
+    assert_eq!(get(&v, "node").as_f64(), id.as_f64());
+    assert_eq!(get(&v, "lineEnd").as_f64(), id.as_f64());
+    assert_eq!(get(&v, "sideLines").as_bool(), Some(true));
+    assert_eq!(
+        g.tree_record().as_deref(),
+        Some("ultimate-standard:e5e4(f5)d2")
+    );
 }
 
 fn json(text: &str) -> JsValue {

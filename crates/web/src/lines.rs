@@ -1,0 +1,178 @@
+//! The game's variations as the page sees them: the shown line (a
+//! [`History`], which every rule and view reads) kept inside the tree of
+//! every line played or read (core's [`GameTree`]), and the tree listed in
+//! its record's order for the move list.
+
+use serde::Serialize;
+use uttt_core::record::AnyGame;
+use uttt_core::tree::{AnyTree, GameTree, NodeId, Step, TreeError};
+use uttt_core::{Game, History};
+
+use crate::error::ApiError;
+
+/// Runs `$body` with `$t` and `$h` bound to the tree and the line of the
+/// same game type; `$other` if they differ, which a [`crate::game::WebGame`]
+/// never lets happen.
+macro_rules! with_both {
+    ($tree:expr, $line:expr, $t:ident, $h:ident => $body:expr, $other:expr) => {
+        match ($tree, $line) {
+            (AnyTree::Ultimate($t), AnyGame::Ultimate($h)) => $body,
+            (AnyTree::Classic($t), AnyGame::Classic($h)) => $body,
+            _ => $other,
+        }
+    };
+}
+
+/// One entry of the tree in its record's order: a move, or the bracket
+/// that opens or closes a side line. Crosses in camelCase.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TreeItem {
+    /// `move`, `open` or `close`.
+    pub kind: &'static str,
+    /// The position the move leads to (0 for a bracket): what `jumpTo`,
+    /// `promote` and `deleteLine` take. An edit renumbers the ids.
+    pub id: u32,
+    /// Moves from the start to the position (0 for a bracket).
+    pub ply: u32,
+    /// The move in notation (empty for a bracket).
+    pub notation: String,
+    /// Whether the move is on the shown line.
+    pub shown: bool,
+    /// Whether the move is on the main line.
+    pub main: bool,
+}
+
+fn id_number(id: NodeId) -> u32 {
+    u32::try_from(id.index()).unwrap_or(u32::MAX)
+}
+
+/// A tree with no moves from the line's start.
+pub fn empty_tree(line: &AnyGame) -> AnyTree {
+    match line {
+        AnyGame::Ultimate(h) => AnyTree::Ultimate(GameTree::new(*h.start())),
+        AnyGame::Classic(h) => AnyTree::Classic(GameTree::new(*h.start())),
+    }
+}
+
+/// Puts every move of `line` in `tree` (the moves already there followed).
+///
+/// # Errors
+/// `too-many-moves` when the tree is full; it is then unchanged.
+pub fn store(tree: &mut AnyTree, line: &AnyGame) -> Result<(), ApiError> {
+    with_both!(tree, line, t, h => t.add_history(h).map(|_| ()).map_err(refusal), Ok(()))
+}
+
+fn refusal(e: TreeError) -> ApiError {
+    match e {
+        TreeError::Illegal(reason) => reason.into(),
+        _ => ApiError::new("too-many-moves", e.to_string()),
+    }
+}
+
+/// The ids of the position at the line's cursor and of the line's last one.
+pub fn line_nodes(tree: &AnyTree, line: &AnyGame) -> (u32, u32) {
+    with_both!(tree, line, t, h => {
+        let (cursor, end) = nodes_of(t, h);
+        (id_number(cursor), id_number(end))
+    }, (0, 0))
+}
+
+fn nodes_of<G: Game>(tree: &GameTree<G>, line: &History<G>) -> (NodeId, NodeId) {
+    let moves = line.moves();
+    let find = |m: &[G::Move]| tree.find(m).unwrap_or(NodeId::ROOT);
+    (find(&moves[..line.cursor()]), find(moves))
+}
+
+/// The tree in its record's order, each move marked if on the shown line.
+pub fn items(tree: &AnyTree, line: &AnyGame) -> Vec<TreeItem> {
+    with_both!(tree, line, t, h => items_of(t, h), Vec::new())
+}
+
+fn items_of<G: Game>(tree: &GameTree<G>, line: &History<G>) -> Vec<TreeItem> {
+    let shown = tree.path(nodes_of(tree, line).1);
+    let mut items = Vec::with_capacity(tree.len() + 2);
+    let bracket = |kind| TreeItem {
+        kind,
+        id: 0,
+        ply: 0,
+        notation: String::new(),
+        shown: false,
+        main: false,
+    };
+    // The main line is the root's first-child chain: a move is on it while
+    // no bracket is open around it.
+    let mut open = 0_usize;
+    tree.walk(|step| match step {
+        Step::Move(n) => items.push(TreeItem {
+            kind: "move",
+            id: id_number(n),
+            ply: u32::try_from(tree.depth(n)).unwrap_or(u32::MAX),
+            notation: tree.move_to(n).map(|m| m.to_string()).unwrap_or_default(),
+            shown: shown.contains(&n),
+            main: open == 0,
+        }),
+        Step::Open => {
+            open += 1;
+            items.push(bracket("open"));
+        }
+        Step::Close => {
+            open -= 1;
+            items.push(bracket("close"));
+        }
+    });
+    items
+}
+
+/// The line through position `id` (its moves, then the main continuation
+/// after it), its cursor at `id`; none for an unknown id.
+pub fn line_through(tree: &AnyTree, id: u32) -> Option<AnyGame> {
+    let id = NodeId::from_index(usize::try_from(id).ok()?)?;
+    match tree {
+        AnyTree::Ultimate(t) => t.history_at(id).map(AnyGame::Ultimate),
+        AnyTree::Classic(t) => t.history_at(id).map(AnyGame::Classic),
+    }
+}
+
+/// Makes the line through `id` the main line; false for the start or an unknown id.
+pub fn promote(tree: &mut AnyTree, id: u32) -> bool {
+    let Some(id) = usize::try_from(id).ok().and_then(NodeId::from_index) else {
+        return false;
+    };
+    match tree {
+        AnyTree::Ultimate(t) => t.promote(id),
+        AnyTree::Classic(t) => t.promote(id),
+    }
+}
+
+/// Deletes the move to `id` and all after it. If the shown line went
+/// through it, the line becomes the one through the position before, its
+/// cursor no further on than it was. False (nothing changes) for the start
+/// or an unknown id.
+pub fn delete(tree: &mut AnyTree, line: &mut AnyGame, id: u32) -> bool {
+    let Some(id) = usize::try_from(id).ok().and_then(NodeId::from_index) else {
+        return false;
+    };
+    with_both!(tree, line, t, h => delete_in(t, h, id), false)
+}
+
+fn delete_in<G: Game>(tree: &mut GameTree<G>, line: &mut History<G>, id: NodeId) -> bool {
+    if tree.parent(id).is_none() {
+        return false;
+    }
+    let depth = tree.depth(id);
+    let through = tree.path(nodes_of(tree, line).1).contains(&id);
+    let before: Vec<G::Move> = line.moves()[..depth.min(line.len())].to_vec();
+    if !tree.delete(id) {
+        return false;
+    }
+    if through {
+        let cursor = line.cursor();
+        let parent = tree.find(&before[..depth - 1]).unwrap_or(NodeId::ROOT);
+        if let Some(h) = tree.history_at(parent) {
+            *line = h;
+            line.jump(cursor.min(depth - 1));
+        }
+    }
+    true
+}
