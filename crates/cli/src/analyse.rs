@@ -4,10 +4,11 @@
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use uttt_core::record::{parse_position, parse_record, AnyGame};
+use uttt_core::record::{parse_position, AnyGame};
 use uttt_core::search::puzzle::{candidates, is_unique, Goal};
 use uttt_core::search::review::{review, review_engine, Mark, MoveReview, Summary, REVIEW_NODES};
 use uttt_core::search::{Level, Progress, Searchable, WinChance};
+use uttt_core::tree::parse_tree_record;
 use uttt_core::Player;
 
 use crate::ai::Engine;
@@ -22,7 +23,8 @@ uttt analyse: show the engine's search, depth by depth, on a game or position
 Usage: uttt analyse RECORD|POSITION [--movetime MS] [--depth N]
        uttt analyse --game RECORD [--nodes N]
 
-RECORD is a game record as `uttt play` prints it (e.g. ultimate-standard:e5e4);
+RECORD is a game record as `uttt play` prints it (e.g. ultimate-standard:e5e4),
+or one with variations as the page shares it (e5e4(f5)d2: its main line);
 the position after its last move is analysed. POSITION is a position string
 (`<game> <rows> <target>`, see the core's record documentation).
 
@@ -63,6 +65,14 @@ const SPEC: Spec = Spec {
     switches: &[],
 };
 
+/// A record's main line; a record with variations is read whole, then its
+/// side lines left aside.
+fn read_record(text: &str) -> Result<AnyGame, UsageError> {
+    parse_tree_record(text)
+        .map(|tree| tree.main_line())
+        .map_err(|e| usage!("cannot read the record: {e}"))
+}
+
 /// Runs `uttt analyse` with the words after the subcommand.
 ///
 /// # Errors
@@ -80,7 +90,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, UsageError> {
             ));
         }
         let nodes = p.number("nodes", 1_000u64, 100_000_000, REVIEW_NODES)?;
-        let game = parse_record(record).map_err(|e| usage!("cannot read the record: {e}"))?;
+        let game = read_record(record)?;
         match game {
             AnyGame::Ultimate(h) => review_game(h.start(), h.moves(), nodes),
             AnyGame::Classic(h) => review_game(h.start(), h.moves(), nodes),
@@ -101,7 +111,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, UsageError> {
     };
     // A record has a ':' after its game name; a position string never does.
     let game = if text.contains(':') {
-        parse_record(text).map_err(|e| usage!("cannot read the record: {e}"))?
+        read_record(text)?
     } else {
         parse_position(text).map_err(|e| usage!("cannot read the position: {e}"))?
     };

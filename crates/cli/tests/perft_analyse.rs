@@ -150,6 +150,17 @@ fn a_game_review_marks_a_planted_blunder_and_sums_up_each_player() {
         .contains("O: accuracy 75.0%; best 1, good 0, inaccuracy 0, mistake 0, blunder 1"));
     assert!(r.stdout.contains("X: accuracy 100.0%"));
     assert!(r.stdout.contains("reviewed 5 of 5 moves"));
+    // The page's record with a side line: its main line is the game reviewed.
+    let with_line = run(&["analyse", "--game", "classic:a1b2(a2)c3c1a3"], "");
+    assert!(with_line.status.success(), "{}", with_line.stderr);
+    // Everything but the time it took is the same.
+    let untimed = |out: &str| -> Vec<String> {
+        out.lines()
+            .filter(|l| !l.contains("reviewed "))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(untimed(&with_line.stdout), untimed(&r.stdout));
 }
 
 #[test]
@@ -173,6 +184,7 @@ fn a_game_review_offers_the_puzzles_with_one_answer() {
 fn a_game_review_refuses_what_it_cannot_review() {
     for args in [
         &["analyse", "--game", "classic:a1a1"][..],
+        &["analyse", "--game", "classic:a1(b2"],
         &["analyse", "--game", "classic x.o/.x./o.."],
         &["analyse", "--game", "classic:a1", "--depth", "3"],
         &["analyse", "--game", "classic:a1", "--nodes", "5"],
