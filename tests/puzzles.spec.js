@@ -12,7 +12,7 @@ const status = (page) => page.locator('#status');
 const moveButtons = (page) => page.locator('.move-list button[data-ply]');
 
 /**
- * Plays classic X a1, O a2, X b2, O b3, X c3 (X wins on the diagonal) by
+ * Plays classic X a1, O a2, X b2, O c2, X c3 (X wins on the diagonal) by
  * two people and waits for its review. After a1, only the centre (b2)
  * saves O: a2 was the miss, so this is the game's one puzzle.
  */

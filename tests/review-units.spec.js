@@ -3,7 +3,7 @@
 // Node under Playwright's runner, like the page tests.
 
 import { test, expect } from './support/fixtures.js';
-import { addGame, attachReview, loadHistory, statistics, cleanEntry, MAX_GAMES, MAX_REVIEWS } from '../www/records.js';
+import { addGame, attachReview, keepLines, loadHistory, statistics, cleanEntry, MAX_GAMES, MAX_REVIEWS } from '../www/records.js';
 import { packReview, unpackReview, cleanReview, LINE_MOVES } from '../www/reviews.js';
 import { recordFromHash, shareLink } from '../www/share.js';
 
@@ -208,4 +208,31 @@ test('a review keeps its puzzles and what was done with them, and bad puzzles re
   ]) {
     expect(cleanReview({ ...packed, puzzles }, record), JSON.stringify(puzzles)).toBeNull();
   }
+});
+
+test('a game in the history keeps its other lines, and bad ones are dropped, not the game', () => {
+  const storage = memoryStorage();
+  const record = 'classic:a1a2b2b3c3';
+  const game = { id: 'g-1', kind: 'classic', rules: 'standard', mode: 'human', result: 'x', record };
+  addGame({ ...game, tree: 'classic:a1a2b2b3c3(a3)', line: 5 }, storage);
+  expect(loadHistory(storage).games[0]).toMatchObject({ tree: 'classic:a1a2b2b3c3(a3)', line: 5 });
+  // A tree that is only the record itself is not kept twice.
+  addGame({ ...game, id: 'g-2', tree: record, line: 5 }, storage);
+  expect(loadHistory(storage).games[1].tree).toBeUndefined();
+  for (const [tree, line] of [
+    ['classic:a1<b>', 1],
+    ['ultimate-standard:e5(e4)', 1],
+    ['classic:a1(b2)', -1],
+    [`classic:${'(a1)'.repeat(3000)}`, 1],
+    [42, 1],
+  ]) {
+    const entry = cleanEntry({ ...game, date: new Date().toISOString(), tree, line });
+    expect(entry, String(tree)).not.toBeNull();
+    expect(entry.tree).toBeUndefined();
+  }
+  // The lines tried after the end replace those kept; nothing new, nothing written.
+  expect(keepLines('g-1', 'classic:a1a2b2b3c3(a3)(c1)', 5, storage)).toBe(true);
+  expect(loadHistory(storage).games[0].tree).toBe('classic:a1a2b2b3c3(a3)(c1)');
+  expect(keepLines('g-1', 'classic:a1a2b2b3c3(a3)(c1)', 5, storage)).toBe(false);
+  expect(keepLines('nobody', 'classic:a1(b2)', 1, storage)).toBe(false);
 });

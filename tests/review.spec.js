@@ -82,6 +82,29 @@ test('playing from an earlier position keeps the later moves as a line; lines ar
   const f6 = lineMove(page, 'f6');
   await expect(f6).toHaveAttribute('aria-current', 'step');
   await expect(f6).toHaveAttribute('data-main', 'false');
+  // A move the side line shares with the main line keeps the side line shown.
+  await lineMove(page, 'e5').click();
+  await expectMarks(page, 1);
+  await expect(plyButton(page, 2)).toHaveText('f6');
+
+  // A reload keeps the side line shown.
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('data-ready', 'true');
+  await expect(tree(page)).toHaveText('1. e5 d4 (1… f6) 2. c3 h8 3. f4');
+  await expectMarks(page, 1);
+  await expect(moveList(page).locator('button[data-ply]')).toHaveCount(2);
+  await expect(plyButton(page, 2)).toHaveText('f6');
+  // So does a line cut short: d4 played again where the main line goes on after it.
+  await cell(page, 4, 0).click();
+  await expectMarks(page, 2);
+  await expect(moveList(page).locator('button[data-ply]')).toHaveCount(2);
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('data-ready', 'true');
+  await expect(moveList(page).locator('button[data-ply]')).toHaveCount(2);
+  await expect(plyButton(page, 2)).toHaveText('d4');
+  await expectMarks(page, 2);
+  await lineMove(page, 'f6').click();
+  await expectMarks(page, 2);
 
   // The main line is one click away, and back.
   await lineMove(page, 'f4').click();
@@ -130,6 +153,31 @@ test('playing from an earlier position keeps the later moves as a line; lines ar
   await expect(page.getByTestId('share-message')).toContainText('Game imported: 3 moves');
   await showTab(page, 'moves');
   await expect(tree(page)).toHaveText('1. e5 d4 (1… f6) 2. c3');
+});
+
+test('a finished game keeps the lines tried after its end, and its replay shows the line that ended', async ({ page }) => {
+  await open(page);
+  await choose(page, { kind: 'classic', mode: 'human' });
+  // X a1, O a2, X b2, O c2, X c3: X wins on the diagonal.
+  await playAll(page, [[0, 0], [0, 3], [0, 4], [0, 5], [0, 8]]);
+  await expect(page.locator('#game-review')).toHaveAttribute('data-review', 'done', { timeout: 30_000 });
+  // Then a3 instead of c3, from the position before it.
+  await plyButton(page, 4).click();
+  await expectMarks(page, 4);
+  await cell(page, 0, 6).click();
+  await expectMarks(page, 5);
+  await expect(tree(page)).toHaveText('1. a1 a2 2. b2 c2 3. c3 (3. a3)');
+
+  // A new game asks nothing (the game is in the history), and the line is kept with it.
+  await page.locator('#btn-new').click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expectMarks(page, 0);
+  await showTab(page, 'stats');
+  await page.locator('#stats-panel button.replay-button').first().click();
+  await expect(tree(page)).toHaveText('1. a1 a2 2. b2 c2 3. c3 (3. a3)');
+  await expect(moveList(page).locator('button[data-ply]')).toHaveCount(5);
+  await expect(plyButton(page, 5)).toHaveText(/^c3/);
+  await expect(page.locator('#game-review')).toHaveAttribute('data-review', 'done');
 });
 
 test('copy link, open it for review and continue; tampered links change nothing', async ({ page, context }) => {

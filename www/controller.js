@@ -34,7 +34,7 @@
 
 import { WebGame } from './wasm.js';
 import * as storage from './storage.js';
-import { addGame, attachReview, findGame, loadHistory, scoreCard } from './records.js';
+import { addGame, attachReview, findGame, keepLines, loadHistory, scoreCard } from './records.js';
 import { packReview, unpackReview } from './reviews.js';
 import { describe, refusal, humanSide } from './status.js';
 import { t } from './i18n.js';
@@ -145,6 +145,7 @@ export function getState() {
     record: state.game.record() ?? null,
     tree: state.game.treeRecord() ?? null,
     node: view.node,
+    lineEnd: view.lineEnd,
     sideLines: view.sideLines,
     position: state.game.positionString(),
     cursor: view.ply,
@@ -261,7 +262,10 @@ function historyEntry(result) {
   }
   const human = humanSide(settings.mode);
   const mode = human ? 'ai' : settings.mode;
+  // The game's other lines go with it (the line that ended is the one shown).
+  const tree = state.game.treeRecord();
   return {
+    ...(tree ? { tree, line: state.view.lineEnd } : {}),
     id: state.gameId,
     kind: settings.kind,
     rules: settings.kind === 'classic' ? 'standard' : settings.rules,
@@ -285,8 +289,15 @@ function recordInHistory(result) {
  */
 function setAsideCurrentGame() {
   if (!state.game || state.view.length === 0) return;
-  if (findGame(state.gameId)) return;
-  recordInHistory('unfinished');
+  const known = findGame(state.gameId);
+  if (!known) {
+    recordInHistory('unfinished');
+    return;
+  }
+  // A finished game keeps the lines tried after it ended.
+  if (state.online) return;
+  const line = state.game.lineOf(known.record);
+  if (line !== undefined && keepLines(known.id, state.game.treeRecord(), line)) emit('uttt:history');
 }
 
 /** Re-reads the view, saves, redraws and announces; starts the AI if it is its turn. */
@@ -590,7 +601,8 @@ export function isOnline() {
 
 /**
  * From an earlier position of a game against the AI where the AI is to move:
- * lets the AI play from here, on a new line (the later moves stay as another).
+ * lets the AI play from here; the later moves stay in the game (as another
+ * line, unless the AI plays them again).
  */
 export async function continueHere() {
   if (!canContinue()) return false;
@@ -743,7 +755,7 @@ export function setPaused(paused) {
 
 /** AI vs AI, paused: plays one move. */
 export function step() {
-  if (state.settings.mode !== 'watch' || !state.paused || state.thinking) return;
+  if (state.settings.mode !== 'watch' || !state.paused || state.thinking || state.puzzle) return;
   // Stepping from an earlier position goes on from there, like Continue.
   if (state.view.ply < state.view.length) {
     state.game.truncate();
@@ -794,7 +806,7 @@ export function loadRecord(text) {
     storage.saveSettings(state.settings);
   }
   // The same game loaded again (a replay from the history) keeps its entry.
-  const known = loadHistory().games.find((g) => g.record === (loaded.record() ?? ''));
+  const known = loadHistory().games.find((g) => (g.tree ?? g.record) === (loaded.treeRecord() ?? ''));
   state.gameId = known?.id ?? newGameId();
   state.live = false;
   setReview(storedReview(known, view));
@@ -823,6 +835,32 @@ export function jumpToNode(node) {
   return editLines(() => {
     try {
       state.game.jumpTo(node);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * Shows in `game` the line that ends at position `line` (a view's
+ * `lineEnd`; 0 for the main line) with `cursor` moves on the board, as it
+ * was saved: the tree's continuation after `line`, if any, is not part of
+ * it. Throws (from the core) if the game has no such line.
+ */
+function showSavedLine(game, line, cursor) {
+  if (line > 0) {
+    game.jumpTo(line);
+    game.truncate();
+  }
+  game.jump(cursor);
+}
+
+/** Shows the line that ended at `line` (a state's `lineEnd`) at `cursor` moves, or the main line if there is none. */
+export function showLine(line, cursor) {
+  return editLines(() => {
+    try {
+      showSavedLine(state.game, line, cursor);
       return true;
     } catch {
       return false;
@@ -1081,10 +1119,7 @@ function restoreGame() {
   let game = null;
   try {
     game = WebGame.fromText(saved.record ?? saved.position);
-    if (saved.record) {
-      if (saved.line > 0) game.jumpTo(saved.line);
-      game.jump(saved.cursor);
-    }
+    if (saved.record) showSavedLine(game, saved.line, saved.cursor);
     const view = game.view();
     if (view.kind !== state.settings.kind || view.rules !== state.settings.rules) {
       throw new Error('the saved game does not match the saved settings');

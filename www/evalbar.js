@@ -99,7 +99,8 @@ export function initEvalBar(host, controller, display) {
     // The evaluation stays only across a move played on the same line; after
     // a jump, undo, load or new game it described another position.
     const moved = before.record !== state.record || before.cursor !== state.cursor;
-    if (moved && !oneMoveOn(before, state)) progress = null;
+    // Nor is an evaluation shown while a puzzle is open: its line is the answer.
+    if ((moved && !oneMoveOn(before, state)) || state.puzzle === 'open') progress = null;
     else if (moved && progress) {
       // One move on: the line goes on after the move played, if it was the
       // line's first; otherwise the line is unknown until the next report.

@@ -74,7 +74,8 @@ export function initGameReview(host, controller) {
 
   const drawDetail = () => {
     const move = shownMove();
-    detailRow.hidden = !move;
+    // The better move would be a puzzle's answer.
+    detailRow.hidden = !move || state.puzzle === 'open';
     if (!move) return;
     const mark = t(`mark.${move.mark}`);
     const number = moveNumber(move.ply);

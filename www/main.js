@@ -93,7 +93,12 @@ async function boot() {
   initStats(document.getElementById('stats-panel'), {
     announce,
     onReplay: async (entry) => {
-      if (await sharing.openRecord(entry.record, { badKey: 'share.badImport', startAt: 0 })) {
+      const opened = await sharing.openRecord(entry.tree ?? entry.record, {
+        badKey: 'share.badImport',
+        startAt: 0,
+        line: entry.line ?? 0,
+      });
+      if (opened) {
         tabs.show('moves');
         moves.focus();
       }

@@ -1,8 +1,9 @@
-// The game's lines, under the move list, once it has more than one: every
-// line in its record's order with the side lines in brackets, as printed
-// ("1. e5 e4 (1… f5 2. g5) 2. d2"), each move a button that shows its line
-// at that move; and, when the line shown is a side line, making it the
-// main line or deleting it. The tree and every edit are core's (through the
+// The game's lines, under the move list, once it has moves off the line
+// shown: every line in its record's order with the side lines in brackets,
+// as printed ("1. e5 e4 (1… f5 2. g5) 2. d2"), each move a button that
+// shows its line at that move (a move of the line shown stays on that
+// line); and, when the line shown is a side line, making it the main line
+// or deleting it (the innermost side line it is in). The tree and every edit are core's (through the
 // controller's getLines, jumpToNode, promoteLine and deleteLine).
 
 import { t, onLangChange } from './i18n.js';
@@ -50,6 +51,7 @@ export function initMoveTree(host, controller) {
           type: 'button',
           class: `line-move move-${player.toLowerCase()}`,
           'data-node': String(item.id),
+          'data-line-ply': String(item.ply),
           'data-main': String(item.main),
           'data-shown': String(item.shown),
           'aria-label': t('review.moveLabel', { n: Math.ceil(item.ply / 2), player, move: item.notation }),
@@ -61,10 +63,13 @@ export function initMoveTree(host, controller) {
     builtFor = `${state.tree}|${state.record}|${t('review.moveLabel')}`;
   };
 
-  /** The shown line's first move off the main line, and its last move; none on the main line. */
+  /**
+   * Where the shown line last branched off (the move that starts the
+   * innermost side line it is in) and its last move; none on the main line.
+   */
   const sideLine = () => {
     const shown = items.filter((i) => i.kind === 'move' && i.shown);
-    const leaves = shown.find((i) => !i.main);
+    const leaves = shown.findLast((i) => i.branch);
     return leaves ? { leaves: leaves.id, end: shown.at(-1).id } : null;
   };
 
@@ -81,7 +86,9 @@ export function initMoveTree(host, controller) {
 
   tree.addEventListener('click', (event) => {
     const b = event.target.closest('button[data-node]');
-    if (b) controller.jumpToNode(Number(b.dataset.node));
+    if (!b) return;
+    if (b.dataset.shown === 'true') controller.jump(Number(b.dataset.linePly));
+    else controller.jumpToNode(Number(b.dataset.node));
   });
   promote.addEventListener('click', () => {
     const line = sideLine();

@@ -28,11 +28,27 @@ const RESULTS = new Set(['x', 'o', 'draw']);
 export const UNFINISHED = 'unfinished';
 const ID = /^[\w-]{1,40}$/;
 const RECORD = /^(ultimate-standard|ultimate-tiebreak|classic):(?:[a-i][1-9])*$/;
+/** A record with variations, as core writes it; core checks its moves when it is opened. */
+const TREE = /^(ultimate-standard|ultimate-tiebreak|classic):[a-i1-9()]*$/;
+/** The longest record with variations kept (as share.js's MAX_RECORD_CHARS). */
+const MAX_TREE_CHARS = 8000;
+
+/** `tree` and `line` if they are a game's lines beyond `record` (see cleanEntry), else nothing. */
+function cleanLines(tree, line, record) {
+  const header = record.slice(0, record.indexOf(':') + 1);
+  if (typeof tree !== 'string' || tree === record || tree.length > MAX_TREE_CHARS || !TREE.test(tree)) return {};
+  if (!tree.startsWith(header) || !Number.isInteger(line) || line < 0) return {};
+  return { tree, line };
+}
 
 /** The levels in the order the statistics list them. */
 export const LEVEL_ORDER = LEVELS;
 
-/** Where an entry's fields are checked; returns a clean copy or null. */
+/**
+ * Where an entry's fields are checked; returns a clean copy or null. An
+ * entry may keep the game's other lines: `tree`, its record with
+ * variations, and `line`, the id in it of the end of `record`'s line.
+ */
 export function cleanEntry(raw) {
   if (!raw || typeof raw !== 'object') return null;
   const { id, date, kind, rules, mode, level, levelO, side, result, record, review } = raw;
@@ -56,6 +72,7 @@ export function cleanEntry(raw) {
     side: mode === 'ai' || mode === 'online' ? side : null,
     result,
     record,
+    ...cleanLines(raw.tree, raw.line, record),
   };
   const kept = review === undefined ? null : cleanReview(review, record);
   if (kept) clean.review = kept;
@@ -156,6 +173,22 @@ export function addGame(game, storage = localStorage) {
   }
   games.push(entry);
   return save(games.slice(-MAX_GAMES), storage) ? entry : null;
+}
+
+/**
+ * Keeps the lines of game `id` as they are now: `tree` (its record with
+ * variations) and `line` (where its entry's record ends in it). True when
+ * stored; false (nothing changes) if there is no such entry or nothing new.
+ */
+export function keepLines(id, tree, line, storage = localStorage) {
+  const { games } = loadHistory(storage);
+  const index = games.findIndex((g) => g.id === id);
+  if (index < 0) return false;
+  const { tree: _tree, line: _line, ...entry } = games[index];
+  const kept = { ...entry, ...cleanLines(tree, line, entry.record) };
+  if (kept.tree === games[index].tree && kept.line === games[index].line) return false;
+  games[index] = kept;
+  return save(games, storage);
 }
 
 /**

@@ -54,21 +54,29 @@ export function initSharing(host, controller, { focusMoves }) {
     where.dataset.kind = kind;
   };
 
-  const openRecord = async (text, { badKey, okKey = 'share.imported', startAt, where = notice } = {}) => {
-    const previous = { record: state.tree ?? state.record, cursor: state.cursor, length: state.length };
+  const openRecord = async (text, { badKey, okKey = 'share.imported', startAt, line = 0, where = notice } = {}) => {
+    const previous = { record: state.tree ?? state.record, cursor: state.cursor, length: state.length, line: state.lineEnd };
     const result = await withoutMoveAnnouncements(() => loadRecordText(controller, text));
     if (!result.ok) {
       showMessage(t(badKey, { error: result.message }), 'error', where);
       return false;
     }
-    if (typeof startAt === 'number') await withoutMoveAnnouncements(() => controller.jump(startAt));
+    if (typeof startAt === 'number') {
+      await withoutMoveAnnouncements(() => controller.showLine(line, line ? startAt : Math.min(startAt, state.length)));
+    }
     showMessage(t(okKey, { count: result.length }), 'info', where);
     // The game that was on the board is one click away, so opening a link or
     // replaying an old game never loses it.
     if (previous.length > 0 && previous.record && previous.record !== (state.tree ?? state.record)) {
       const back = el('button', { type: 'button', class: 'btn back-button', 'data-testid': 'back-to-game', text: t('btn.backToGame') });
       back.addEventListener('click', () =>
-        openRecord(previous.record, { badKey: 'share.badImport', okKey: 'review.restored', startAt: previous.cursor, where }),
+        openRecord(previous.record, {
+          badKey: 'share.badImport',
+          okKey: 'review.restored',
+          startAt: previous.cursor,
+          line: previous.line,
+          where,
+        }),
       );
       where.append(' ', back);
     }

@@ -144,6 +144,14 @@ impl WebGame {
             .is_ok_and(|id| lines::delete(&mut self.tree, &mut self.inner, id))
     }
 
+    /// The id of the position the moves of `record` (a record of this game,
+    /// its main line if it has variations) reach in the tree, if it has them.
+    #[must_use]
+    pub fn line_of_record(&self, record: &str) -> Option<u32> {
+        let line = tree::parse_tree_record(record).ok()?.main_line();
+        lines::find(&self.tree, &line)
+    }
+
     /// The tree in its record's order (see [`lines::TreeItem`]).
     #[must_use]
     pub fn tree_items(&self) -> Vec<lines::TreeItem> {
@@ -319,6 +327,14 @@ impl WebGame {
     /// fields never cause.
     pub fn lines(&self) -> Result<JsValue, JsValue> {
         crate::convert::to_js(&self.tree_items()).map_err(ApiError::into_js)
+    }
+
+    /// `lineOf(record)`: the id of the position `record`'s moves reach in
+    /// the tree (see [`WebGame::line_of_record`]), or `undefined`, also for
+    /// a non-string.
+    #[wasm_bindgen(js_name = lineOf)]
+    pub fn line_of(&self, record: JsValue) -> Option<u32> {
+        self.line_of_record(&record.as_string()?)
     }
 
     /// Shows the line through position `id` (from `lines()`), at that position.
@@ -532,6 +548,22 @@ mod tests {
         assert_eq!(g.record_text().as_deref(), Some("ultimate-standard:e5e4d2"));
         assert_eq!(g.snapshot().ply, 1);
         assert!(!g.snapshot().side_lines);
+        // A line inside a side line starts a branch of its own.
+        let nested = WebGame::parse("ultimate-standard:e5e4(f5g5(h5))d2").unwrap();
+        let branches: Vec<String> = nested
+            .tree_items()
+            .into_iter()
+            .filter(|i| i.branch)
+            .map(|i| i.notation)
+            .collect();
+        assert_eq!(branches, ["f5", "h5"]);
+        // Where a record's moves end in the tree, if they do.
+        assert_eq!(nested.line_of_record("ultimate-standard:e5f5h5"), Some(5));
+        assert_eq!(nested.line_of_record("ultimate-standard:e5"), Some(1));
+        assert_eq!(nested.line_of_record("ultimate-standard:"), Some(0));
+        assert_eq!(nested.line_of_record("ultimate-standard:e5d5"), None);
+        assert_eq!(nested.line_of_record("classic:a1"), None);
+        assert_eq!(nested.line_of_record("nonsense"), None);
         // Deleting a line not shown leaves the shown one as it is.
         let mut g = WebGame::parse("ultimate-standard:e5e4(f5)d2").unwrap();
         let f5 = id(&g, "f5");

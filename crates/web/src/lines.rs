@@ -41,6 +41,8 @@ pub struct TreeItem {
     pub shown: bool,
     /// Whether the move is on the main line.
     pub main: bool,
+    /// Whether the move starts a side line: another was played first there.
+    pub branch: bool,
 }
 
 fn id_number(id: NodeId) -> u32 {
@@ -84,6 +86,11 @@ fn nodes_of<G: Game>(tree: &GameTree<G>, line: &History<G>) -> (NodeId, NodeId) 
     (find(&moves[..line.cursor()]), find(moves))
 }
 
+/// The id of the position `line`'s moves reach in `tree`, if it has them all.
+pub fn find(tree: &AnyTree, line: &AnyGame) -> Option<u32> {
+    with_both!(tree, line, t, h => t.find(h.moves()).map(id_number), None)
+}
+
 /// The tree in its record's order, each move marked if on the shown line.
 pub fn items(tree: &AnyTree, line: &AnyGame) -> Vec<TreeItem> {
     with_both!(tree, line, t, h => items_of(t, h), Vec::new())
@@ -99,6 +106,7 @@ fn items_of<G: Game>(tree: &GameTree<G>, line: &History<G>) -> Vec<TreeItem> {
         notation: String::new(),
         shown: false,
         main: false,
+        branch: false,
     };
     // The main line is the root's first-child chain: a move is on it while
     // no bracket is open around it.
@@ -111,6 +119,9 @@ fn items_of<G: Game>(tree: &GameTree<G>, line: &History<G>) -> Vec<TreeItem> {
             notation: tree.move_to(n).map(|m| m.to_string()).unwrap_or_default(),
             shown: shown.contains(&n),
             main: open == 0,
+            branch: tree
+                .parent(n)
+                .is_some_and(|p| tree.children(p).first() != Some(&n)),
         }),
         Step::Open => {
             open += 1;

@@ -59,7 +59,8 @@ pub struct View {
     pub node: u32,
     /// The id of the shown line's last position.
     pub line_end: u32,
-    /// Whether the game has lines besides the one shown.
+    /// Whether the game has moves off the line shown (other lines, or the
+    /// tree's continuation after a line cut short).
     pub side_lines: bool,
 }
 
