@@ -41,6 +41,15 @@ export async function newGame(page) {
   if (await dialog.count()) await dialog.locator('[data-answer="ok"]').click();
 }
 
+/** Plays moves in a two-player game, `[board, cell]` pairs, each seen on the board before the next. */
+export async function playAll(page, moves) {
+  for (const [b, c] of moves) {
+    const before = await markCount(page);
+    await cell(page, b, c).click();
+    await expectMarks(page, before + 1);
+  }
+}
+
 /** The cell button at `cell` of small board `board`. */
 export function cell(page, board, c) {
   return page.locator(`#board button[data-board="${board}"][data-cell="${c}"]`);

@@ -7,7 +7,7 @@
 
 import { readFileSync } from 'node:fs';
 import { test, expect } from './support/fixtures.js';
-import { open, choose, showTab, cell, markCount, expectMarks } from './game-helpers.js';
+import { open, choose, showTab, expectMarks, playAll } from './game-helpers.js';
 
 // Playwright's trace recorder snapshots the page after each step, which is
 // itself a long task on a loaded machine (see ponder.spec.js): the timed
@@ -83,11 +83,7 @@ test('a game is reviewed at its end and the review is kept with it in the histor
   await open(page);
   await choose(page, { kind: 'classic', mode: 'human' });
   // X a1, O b1, X a2, O b2, X a3: X wins down the first column.
-  for (const c of [0, 1, 3, 4, 6]) {
-    const before = await markCount(page);
-    await cell(page, 0, c).click();
-    await expectMarks(page, before + 1);
-  }
+  await playAll(page, [[0, 0], [0, 1], [0, 3], [0, 4], [0, 6]]);
   await reviewDone(page);
   // O's b1 (an edge against the corner) loses: X forces the win from there.
   await expect(plyButton(page, 2)).toHaveAttribute('data-mark', 'blunder');

@@ -5,7 +5,7 @@
 // be shown, and what was done with it is kept with the game in the history.
 
 import { test, expect } from './support/fixtures.js';
-import { open, choose, showTab, cell, markCount, expectMarks } from './game-helpers.js';
+import { open, choose, showTab, cell, expectMarks, playAll } from './game-helpers.js';
 
 const puzzles = (page) => page.getByTestId('review-puzzles');
 const status = (page) => page.locator('#status');
@@ -19,11 +19,7 @@ const moveButtons = (page) => page.locator('.move-list button[data-ply]');
 async function playReviewedGame(page) {
   await open(page);
   await choose(page, { kind: 'classic', mode: 'human' });
-  for (const c of [0, 3, 4, 5, 8]) {
-    const before = await markCount(page);
-    await cell(page, 0, c).click();
-    await expectMarks(page, before + 1);
-  }
+  await playAll(page, [[0, 0], [0, 3], [0, 4], [0, 5], [0, 8]]);
   await expect(page.locator('#game-review')).toHaveAttribute('data-review', 'done', { timeout: 30_000 });
   await showTab(page, 'moves');
 }

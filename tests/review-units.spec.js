@@ -96,28 +96,40 @@ test('share links keep the path and query and round-trip through the fragment', 
   expect(recordFromHash('#%E0%A4%A')).toBe('%E0%A4%A');
 });
 
-test('a game review is stored compactly with its game, and a bad one is dropped, not the game', () => {
-  const record = 'classic:a1b2c3c1a3';
-  const moves = ['a1', 'b2', 'c3', 'c1', 'a3'];
-  const marks = ['best', 'good', 'best', 'blunder', 'best'];
-  const review = {
-    record,
+// Classic X a1, O b2, X c3, O c1 (the blunder: X forks), X a3, as the
+// worker reviews it; a2 was O's better move, with its line.
+const PLANTED = 'classic:a1b2c3c1a3';
+const PLANTED_MOVES = ['a1', 'b2', 'c3', 'c1', 'a3'];
+const PLANTED_MARKS = ['best', 'good', 'best', 'blunder', 'best'];
+const PLANTED_LINE = ['a2', 'b1', 'c2', 'a3', 'b3', 'c1', 'a1', 'b2', 'c3'];
+
+/** The finished review of PLANTED, with `puzzles`. */
+function plantedReview(puzzles = []) {
+  return {
+    record: PLANTED,
     status: 'done',
     total: 5,
-    moves: moves.map((played, i) => ({
+    moves: PLANTED_MOVES.map((played, i) => ({
       ply: i + 1,
       played,
       best: i === 3 ? 'a2' : played,
-      line: i === 3 ? ['a2', 'b1', 'c2', 'a3', 'b3', 'c1', 'a1', 'b2', 'c3'] : [played],
-      mark: marks[i],
+      line: i === 3 ? PLANTED_LINE : [played],
+      mark: PLANTED_MARKS[i],
       loss: i === 3 ? 0.5 : i === 1 ? 0.0123 : 0,
       xBefore: i === 4 ? 1 : 0.5,
       xAfter: i >= 3 ? 1 : 0.5,
     })),
     x: { accuracy: 100, counts: [3, 0, 0, 0, 0] },
     o: { accuracy: 74.4, counts: [0, 1, 0, 0, 1] },
-    puzzles: [],
+    puzzles,
   };
+}
+
+test('a game review is stored compactly with its game, and a bad one is dropped, not the game', () => {
+  const record = PLANTED;
+  const moves = PLANTED_MOVES;
+  const marks = PLANTED_MARKS;
+  const review = plantedReview();
   const packed = packReview(review);
   expect(packed.marks).toBe('01040');
   expect(packed.x).toEqual([500, 500, 500, 500, 1000, 1000]);
@@ -166,27 +178,12 @@ test('a game review is stored compactly with its game, and a bad one is dropped,
 });
 
 test('a review keeps its puzzles and what was done with them, and bad puzzles read as no review', () => {
-  const record = 'classic:a1b2c3c1a3';
-  const moves = ['a1', 'b2', 'c3', 'c1', 'a3'];
-  const solution = ['a2', 'b1', 'c2', 'a3', 'b3', 'c1', 'a1', 'b2', 'c3'];
-  const review = {
-    record,
-    status: 'done',
-    total: 5,
-    moves: moves.map((played, i) => ({
-      ply: i + 1,
-      played,
-      best: i === 3 ? 'a2' : played,
-      line: i === 3 ? solution : [played],
-      mark: i === 3 ? 'blunder' : 'best',
-      loss: i === 3 ? 0.5 : 0,
-      xBefore: 0.5,
-      xAfter: i >= 3 ? 1 : 0.5,
-    })),
-    x: { accuracy: 100, counts: [3, 0, 0, 0, 0] },
-    o: { accuracy: 50, counts: [1, 0, 0, 0, 1] },
-    puzzles: [{ ply: 3, mover: 'o', goal: 'save', played: 'c1', solution, expected: 0.5, status: 'solved' }],
-  };
+  const record = PLANTED;
+  const moves = PLANTED_MOVES;
+  const solution = PLANTED_LINE;
+  const review = plantedReview([
+    { ply: 3, mover: 'o', goal: 'save', played: 'c1', solution, expected: 0.5, status: 'solved' },
+  ]);
   const packed = packReview(review);
   expect(packed.puzzles).toEqual([[3, 's', 'a2b1c2a3b3c1a1b2', 1]]);
   const back = unpackReview(JSON.parse(JSON.stringify(packed)), record, moves);

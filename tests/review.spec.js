@@ -4,20 +4,11 @@
 // offline play through the service worker.
 
 import { test, expect } from './support/fixtures.js';
-import { open, choose, showTab, cell, markCount, expectMarks, aiIdle } from './game-helpers.js';
+import { open, choose, showTab, cell, markCount, expectMarks, aiIdle, playAll } from './game-helpers.js';
 
 const moveList = (page) => page.getByTestId('move-list');
 const plyButton = (page, ply) => page.locator(`.move-list button[data-ply="${ply}"]`);
 const message = (page) => page.getByTestId('review-message');
-
-/** Plays moves in a two-player game: [board, cell] pairs. */
-async function playAll(page, moves) {
-  for (const [b, c] of moves) {
-    const before = await markCount(page);
-    await cell(page, b, c).click();
-    await expectMarks(page, before + 1);
-  }
-}
 
 // X e5, O d4, X c3, O h8, X f4 (all legal in turn).
 const FIVE = [[4, 4], [4, 0], [0, 8], [8, 4], [4, 2]];

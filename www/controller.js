@@ -483,6 +483,23 @@ export async function play(board, cell) {
   return { ok: true };
 }
 
+/**
+ * The core's refusal of a move at (`board`, `cell`) after `ply` moves of
+ * the game read from `record`, tried on a copy; null when it is legal.
+ */
+function refusalOn(record, ply, board, cell) {
+  const probe = WebGame.fromText(record);
+  try {
+    probe.jump(ply);
+    probe.play(board, cell);
+    return null;
+  } catch (error) {
+    return error;
+  } finally {
+    probe.free();
+  }
+}
+
 /** Online: checks the move with the core, then sends it; the board moves when the server says so. */
 function playOnline(board, cell, refuse) {
   const { online, view } = state;
@@ -496,14 +513,8 @@ function playOnline(board, cell, refuse) {
     jump(view.length);
     return refuse('changed');
   }
-  const probe = WebGame.fromText(rs.record);
-  try {
-    probe.play(board, cell);
-  } catch (error) {
-    return refuse(error.code ?? 'other', error);
-  } finally {
-    probe.free();
-  }
+  const error = refusalOn(rs.record, view.length, board, cell);
+  if (error) return refuse(error.code ?? 'other', error);
   clearNotice();
   online.send({ type: 'move', ply: view.length, board, cell });
   return { ok: true };
@@ -1052,16 +1063,8 @@ function answerPuzzle(board, cell, refuse) {
     settlePuzzle('solved');
     return { ok: true };
   }
-  // Played on a copy only for the core's word on an illegal click.
-  const probe = WebGame.fromText(state.game.record());
-  try {
-    probe.jump(state.view.ply);
-    probe.play(board, cell);
-  } catch (error) {
-    return refuse(error.code ?? 'other', error);
-  } finally {
-    probe.free();
-  }
+  const error = refusalOn(state.game.record(), state.view.ply, board, cell);
+  if (error) return refuse(error.code ?? 'other', error);
   puzzle.tries += 1;
   setPuzzle(puzzle);
   return refuse('puzzleWrong');

@@ -108,6 +108,19 @@ fn check_tree(text: &str) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// A hand's edit of `text`: the character at `at` removed (`edit` 0),
+/// `ch` put before it (1) or in its place (2).
+fn tamper(text: &mut String, at: prop::sample::Index, edit: u8, ch: char) {
+    let i = at.index(text.len());
+    match edit {
+        0 => {
+            text.remove(i);
+        }
+        1 => text.insert(i, ch),
+        _ => text.replace_range(i..=i, &ch.to_string()),
+    }
+}
+
 fn check_any(text: &str) -> Result<(), TestCaseError> {
     match parse_record(text) {
         Ok(game) => {
@@ -172,12 +185,7 @@ proptest! {
         ch in prop::sample::select(vec!['(', ')', 'a', 'e', '5', '9', ' ']),
     ) {
         let mut text = tree_record_string(&grown_tree(Ultimate::new(Rules::Standard), &steps));
-        let i = at.index(text.len());
-        match edit {
-            0 => { text.remove(i); }
-            1 => text.insert(i, ch),
-            _ => { text.replace_range(i..=i, &ch.to_string()); }
-        }
+        tamper(&mut text, at, edit, ch);
         check_tree(&text)?;
         check_any(&text)?;
     }
@@ -204,12 +212,7 @@ proptest! {
     ) {
         let h = legal_history(Ultimate::new(Rules::Standard), &choices);
         let mut text = record_string(&h);
-        let i = at.index(text.len());
-        match edit {
-            0 => { text.remove(i); }
-            1 => text.insert(i, ch),
-            _ => { text.replace_range(i..=i, &ch.to_string()); }
-        }
+        tamper(&mut text, at, edit, ch);
         check_any(&text)?;
     }
 
