@@ -669,3 +669,47 @@ fn contempt_scores_a_draw_against_the_side_to_move_at_the_root() {
         assert_eq!(r.score, Eval(-30), "{pos:?}");
     }
 }
+
+/// With the book on, Hard plays the book's move at once (depth 0, no
+/// nodes), settled so that a sliced search does not search it again; other
+/// levels, the book off, a position out of the book and the tie-break rule
+/// (which has no book) all search.
+#[test]
+fn the_book_answers_hard_and_master_at_once_only_when_on() {
+    let start = Ultimate::new(Rules::Standard);
+    let (book_move, book_score) = start.book_move().expect("the start is in the book");
+    for level in [Level::Hard, Level::Master] {
+        let mut e = Engine::new(level, 1, 1 << 16);
+        e.set_book(true);
+        let r = e.choose(&start, || true, |_| panic!("no search")).unwrap();
+        assert_eq!(
+            (r.best, r.score.0, r.depth, r.nodes),
+            (book_move, book_score, 0, 0)
+        );
+        assert!(e.is_settled(&start));
+        let again = e.resume(&start, || true, |_| panic!("no search")).unwrap();
+        assert_eq!(again.best, book_move);
+    }
+    let mut medium = Engine::new(Level::Medium, 1, 1 << 16);
+    medium.set_book(true);
+    assert!(medium.choose_within_limits(&start).unwrap().depth > 0);
+    let mut off = Engine::new(Level::Hard, 1, 1 << 16);
+    off.set_limits(Limits {
+        max_depth: 2,
+        ..Limits::NONE
+    });
+    assert!(off.choose_within_limits(&start).unwrap().depth > 0);
+    let mut on = Engine::new(Level::Hard, 1, 1 << 16);
+    on.set_book(true);
+    on.set_limits(Limits {
+        max_depth: 2,
+        ..Limits::NONE
+    });
+    let deep = random_positions(3, 4, 12, 20);
+    for pos in &deep {
+        assert!(on.choose_within_limits(pos).unwrap().depth > 0);
+    }
+    let tiebreak = Ultimate::new(Rules::TieBreak);
+    assert_eq!(tiebreak.book_move(), None);
+    assert!(on.choose_within_limits(&tiebreak).unwrap().depth > 0);
+}
