@@ -43,8 +43,6 @@ pub struct Engine {
     level: Level,
     seed: u64,
     limits: Limits,
-    /// Whether Hard and Master play the opening book's moves.
-    book: bool,
 }
 
 impl Engine {
@@ -59,26 +57,11 @@ impl Engine {
             search::Engine::try_new(level, seed, level.table_bytes()).map_err(|e| e.to_string())?;
         Ok(Engine {
             limits: inner.limits(),
-            book: inner.uses_book(),
             inner: Some(inner),
             pondering: None,
             level,
             seed,
         })
-    }
-
-    /// [`Engine::new`] for a player of games: Hard and Master play the
-    /// opening book's moves where it has them (analysis and hints search).
-    ///
-    /// # Errors
-    /// The table does not fit in the machine's memory.
-    pub fn player(level: Level, seed: u64) -> Result<Engine, String> {
-        let mut engine = Engine::new(level, seed)?;
-        engine.book = true;
-        if let Some(inner) = engine.inner.as_mut() {
-            inner.set_book(true);
-        }
-        Ok(engine)
     }
 
     /// An engine around `inner`, set up by the caller (table, limits,
@@ -87,7 +70,6 @@ impl Engine {
     pub fn wrap(inner: search::Engine, seed: u64) -> Engine {
         Engine {
             limits: inner.limits(),
-            book: inner.uses_book(),
             level: inner.level(),
             inner: Some(inner),
             pondering: None,
@@ -143,12 +125,10 @@ impl Engine {
         self.stop_pondering();
         let left = plies_left(pos);
         let limits = self.limits;
-        let (level, seed, book) = (self.level, self.seed, self.book);
-        let engine = self.inner.get_or_insert_with(|| {
-            let mut fresh = search::Engine::for_level(level, seed);
-            fresh.set_book(book);
-            fresh
-        });
+        let (level, seed) = (self.level, self.seed);
+        let engine = self
+            .inner
+            .get_or_insert_with(|| search::Engine::for_level(level, seed));
         engine.set_limits(Limits {
             max_depth: limits.max_depth.min(left.max(1)),
             ..limits

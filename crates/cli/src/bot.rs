@@ -229,7 +229,7 @@ pub fn serve(
     let mut lines = Lines { input, number: 0 };
     let mut pos = Ultimate::new(config.rules);
     // Made (its table allocated) before the first turn's clock starts.
-    let mut engine = Engine::player(config.level, config.seed).map_err(BotError::Engine)?;
+    let mut engine = Engine::new(config.level, config.seed).map_err(BotError::Engine)?;
     if let Some(d) = config.depth {
         engine.limit_depth(d);
     }

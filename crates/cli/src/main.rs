@@ -10,7 +10,6 @@ mod ai;
 mod analyse;
 mod args;
 mod bench;
-mod book;
 mod bot;
 mod calibrate;
 mod engine_proc;
@@ -41,7 +40,6 @@ Commands:
   online    play a friend, watch, or seat the engine on a uttt-server
   tune      tune the evaluation weights by self-play
   calibrate fit the score-to-win-chance mapping by self-play
-  book      build the opening book by long searches
   help      this text, or `uttt help COMMAND` for a command's
 
 Every command takes --help. Exit codes: 0 ok, 1 bad input while running,
@@ -68,7 +66,6 @@ fn command(name: &str) -> Option<Runner> {
         "match" => Some(|a| plain_errors(matches::run(a))),
         "tune" => Some(|a| plain_errors(matches::run_tune(a))),
         "calibrate" => Some(calibrate::run),
-        "book" => Some(book::run),
         _ => None,
     }
 }

@@ -40,9 +40,7 @@ A level or mcts may carry options after '@', e.g. hard@movetime=100,
 hard@nodes=200000, medium@depth=5, hard@weights=board=120,tempo=5, hard@table=4
 (MiB), hard@ponder=1 (search the expected reply while the opponent thinks; with
 a time limit only), hard@delay=MS (wait MS after each search before answering,
-counted in its time, as a person who thinks longer would), hard@book=0 (search
-the opening too: Hard and Master play the opening book's moves by default, as
-in play), and for measuring parts of the search hard@lmr=0 (no late move
+counted in its time, as a person who thinks longer would), and for measuring parts of the search hard@lmr=0 (no late move
 reductions), @lmp=0 (no late move pruning), @singular=0, @aspiration=0,
 @qs=0 (no quiescence search), @dead=0 (no early dead-draw scores).
 
@@ -81,8 +79,6 @@ enum Spec {
         ponder: bool,
         /// Wait this long after each search before answering.
         delay_ms: u64,
-        /// Play the opening book's moves (Hard, Master; on unless `book=0`).
-        book: bool,
     },
     Mcts {
         movetime: Option<u64>,
@@ -116,7 +112,6 @@ impl Spec {
         let mut options = SearchOptions::default();
         let mut ponder = false;
         let mut delay_ms = 0;
-        let mut book = true;
         for opt in parts {
             let (k, v) = opt
                 .split_once('=')
@@ -163,14 +158,13 @@ impl Spec {
                         in_range(&format!("`{opt}`"), num(v)?, 0, MAX_CONTEMPT)? as i32
                 }
                 "ponder" => ponder = switch(v)?,
-                "book" => book = switch(v)?,
                 "delay" => {
                     delay_ms = in_range(&format!("`{opt}` (ms)"), num(v)?, 0, MAX_MOVETIME_MS)?
                 }
                 _ => {
                     return Err(format!(
                         "unknown engine option `{k}` (movetime, nodes, depth, weights, table, \
-                         ponder, delay, book, lmr, lmp, singular, aspiration, qs, dead, contempt)"
+                         ponder, delay, lmr, lmp, singular, aspiration, qs, dead, contempt)"
                     ))
                 }
             }
@@ -191,7 +185,6 @@ impl Spec {
             options,
             ponder,
             delay_ms,
-            book,
         })
     }
 
@@ -231,7 +224,6 @@ impl Spec {
                 options,
                 ponder,
                 delay_ms,
-                book,
                 ..
             } => {
                 let bytes = table_mib.map_or(level.table_bytes(), |m| m << 20);
@@ -245,7 +237,6 @@ impl Spec {
                 }
                 engine.set_limits(limits);
                 engine.set_options(*options);
-                engine.set_book(*book);
                 if let Some(w) = weights {
                     engine.set_weights(*w);
                 }
@@ -1125,7 +1116,6 @@ mod tests {
             "hard@ponder=yes",
             "hard@delay=-1",
             "hard@delay=3600001",
-            "hard@book=2",
         ] {
             assert!(Spec::parse(bad).is_err(), "{bad} was accepted");
         }
@@ -1135,13 +1125,8 @@ mod tests {
                 depth: Some(81),
                 ponder: true,
                 delay_ms: 400,
-                book: true,
                 ..
             })
-        ));
-        assert!(matches!(
-            Spec::parse("hard@book=0"),
-            Ok(Spec::Level { book: false, .. })
         ));
     }
 

@@ -220,7 +220,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, UsageError> {
         role: None,
         state: None,
         bot: match bot {
-            Some(level) => match Engine::player(level, seed) {
+            Some(level) => match Engine::new(level, seed) {
                 Ok(engine) => Some((engine, games)),
                 Err(why) => {
                     eprintln!("uttt online: {why}");

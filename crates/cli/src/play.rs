@@ -526,7 +526,7 @@ fn make_engines(seats: [Seat; 2], seed: u64) -> io::Result<[Option<Engine>; 2]> 
     let make = |i: usize| match seats[i] {
         Seat::Human => Ok(None),
         // The two sides get different seeds so an engine mirror match varies.
-        Seat::Engine(level) => Engine::player(level, seed.wrapping_add(i as u64))
+        Seat::Engine(level) => Engine::new(level, seed.wrapping_add(i as u64))
             .map(Some)
             .map_err(io::Error::other),
     };

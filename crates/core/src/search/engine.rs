@@ -208,9 +208,6 @@ pub struct Engine {
     pub(super) pv_len: [usize; MAX_PLY],
     /// Where the last full search stopped, for [`Engine::resume`].
     last: Option<Stopped>,
-    /// Whether Hard and Master play the opening book's move where it has
-    /// one ([`Engine::set_book`]).
-    book: bool,
 }
 
 /// What a full search (Hard, Master) knew when it stopped: enough to carry
@@ -270,7 +267,6 @@ impl Engine {
             pv: [[0; MAX_PLY]; MAX_PLY],
             pv_len: [0; MAX_PLY],
             last: None,
-            book: false,
         }
     }
 
@@ -313,19 +309,6 @@ impl Engine {
     /// Turns parts of the search on or off (for measurements).
     pub fn set_options(&mut self, options: SearchOptions) {
         self.options = options;
-    }
-
-    /// Lets Hard and Master play the opening book's move, at once, where it
-    /// has one for the position (off by default: analysis and reviews
-    /// search every position; the players of games turn it on).
-    pub fn set_book(&mut self, on: bool) {
-        self.book = on;
-    }
-
-    /// Whether the opening book is played ([`Engine::set_book`]).
-    #[must_use]
-    pub fn uses_book(&self) -> bool {
-        self.book
     }
 
     /// Forgets what earlier searches learnt (table, history): call between
@@ -398,9 +381,6 @@ impl Engine {
                 )
             }
             Style::Full => {
-                if let Some(found) = self.book_result(pos) {
-                    return Some(found);
-                }
                 let limits = self.limits;
                 self.run(pos, limits, &mut stop, &mut progress, false, None)
             }
@@ -495,38 +475,6 @@ impl Engine {
         pos: &G,
     ) -> Option<SearchResult<G::Move>> {
         self.choose(pos, || false, |_| {})
-    }
-
-    /// The book's move for `pos` as a finished search's result (depth 0),
-    /// remembered as settled so that [`Engine::resume`] and
-    /// [`Engine::is_settled`] answer it at once; `None` when the book is off
-    /// or has no legal move for the position.
-    fn book_result<G: Searchable>(&mut self, pos: &G) -> Option<SearchResult<G::Move>> {
-        if !self.book {
-            return None;
-        }
-        let (best, score) = pos.book_move()?;
-        let legal = pos.legal_moves();
-        let mut root: Vec<(u8, i32)> = legal.iter().map(|&m| (G::move_index(m), 0)).collect();
-        let at = root.iter().position(|&(i, _)| i == G::move_index(best))?;
-        root[..=at].rotate_right(1);
-        let score = Eval(score);
-        self.last = Some(Stopped {
-            key: Game::hash(pos),
-            depth: 0,
-            score,
-            pv: alloc::vec![G::move_index(best)],
-            root,
-            nodes: 0,
-            finished: true,
-        });
-        Some(SearchResult {
-            best,
-            score,
-            depth: 0,
-            nodes: 0,
-            pv: alloc::vec![best],
-        })
     }
 
     /// Readies the tables for a new search: the table's entries age, the

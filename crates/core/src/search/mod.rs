@@ -105,7 +105,6 @@
 mod alphabeta;
 pub mod bench;
 mod board_odds;
-pub mod book;
 mod classic_eval;
 mod classic_exact;
 mod engine;

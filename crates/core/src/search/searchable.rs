@@ -54,13 +54,6 @@ pub trait Searchable: Game {
         false
     }
 
-    /// The opening book's move for this position and its score for the side
-    /// to move, if the book holds the position (Ultimate's, see
-    /// [`super::book`]); none by default.
-    fn book_move(&self) -> Option<(Self::Move, i32)> {
-        None
-    }
-
     /// The moves the quiescence search follows past the horizon: those that
     /// decide something at once (in Ultimate, win a small board).
     fn tactical_moves(&self) -> crate::MoveList<Self::Move> {

@@ -198,10 +198,6 @@ impl Searchable for Ultimate {
         evaluate(self, w, odds)
     }
 
-    fn book_move(&self) -> Option<(Move, i32)> {
-        super::book::lookup(self)
-    }
-
     fn tutorial_eval(&self) -> i32 {
         let me = self.side_to_move();
         match self.outcome() {
