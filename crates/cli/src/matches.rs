@@ -7,7 +7,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use uttt_core::search::{
-    Engine, Level, Limits, Rng, SearchOptions, Searchable, Trap, Weights, WEIGHT_COUNT,
+    Engine, Level, Limits, Rng, SearchOptions, Searchable, Trap, Weights, WEIGHT_COUNT, W_TB_COUNT,
 };
 use uttt_core::{Classic, ClassicMove, Game, Move, Outcome, Player, Rules, Ultimate};
 
@@ -906,8 +906,17 @@ pub fn run_tune(args: &[String]) -> Result<(), String> {
         // One SPSA step per game pair; several pairs run at once when threads > 1.
         batch.clear();
         for _ in 0..threads {
+            // The games are of the standard rules, which never read the
+            // tie-break weight: it is left as it is, not walked at random.
             let delta: Vec<f64> = (0..WEIGHT_COUNT)
-                .map(|_| if rng.below(2) == 0 { -1.0 } else { 1.0 })
+                .map(|i| {
+                    let sign = if rng.below(2) == 0 { -1.0 } else { 1.0 };
+                    if i == W_TB_COUNT {
+                        0.0
+                    } else {
+                        sign
+                    }
+                })
                 .collect();
             let c: Vec<f64> = theta.iter().map(|t| (t.abs() * 0.2).max(2.0)).collect();
             let plus: Vec<f64> = theta

@@ -132,7 +132,7 @@ pub use level::Level;
 pub use rng::Rng;
 pub use searchable::Searchable;
 pub use survey::{MoveWorth, Survey, Surveyor, SURVEY_MARGIN};
-pub use weights::{Weights, WEIGHT_COUNT, WEIGHT_NAMES, WEIGHT_UNITS};
+pub use weights::{Weights, WEIGHT_COUNT, WEIGHT_NAMES, WEIGHT_UNITS, W_TB_COUNT};
 pub use win_chance::{WinChance, WinModel};
 
 #[cfg(test)]
