@@ -854,7 +854,8 @@ const TUNE_HELP: &str = "\
 uttt tune [--iterations N] [--nodes N] [--seed S] [--threads T] [--start WEIGHTS]
 
 Tunes the Ultimate evaluation weights by self-play with SPSA: each iteration
-perturbs every weight at random by ±c (c = 20% of its size, at least 2), plays
+perturbs every weight at random by ±c (c = 20% of its size, at least 2; not
+tb_count, which the standard rules of its games never read), plays
 a pair of games (one random opening, both colours) between the two perturbed
 vectors at a fixed node budget per move, and moves the weights towards the
 side that scored better. Prints the weights every 10 iterations; finish with
