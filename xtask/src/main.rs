@@ -10,6 +10,7 @@ mod cmd;
 mod faulttest;
 mod loadtest;
 mod lockfile;
+mod pondermatch;
 mod server;
 mod setup;
 mod site;
@@ -41,6 +42,10 @@ commands:
                          the game server under load over loopback: moves/s, round trips, CPU, memory
   faulttest [--games 100] [--seconds 60]
                          the server killed at random moments mid-game: no confirmed move may be lost
+  ponder-match [--games 20] [--level hard] [--movetime 1000] [--think 5000] [--seed 1]
+               [--rules standard]
+                         the page's AI worker pondering while the other side's turns last --think ms,
+                         against the same worker without pondering, in headless Chromium
 ";
 
 fn main() -> ExitCode {
@@ -86,6 +91,7 @@ fn run(args: &[String]) -> Result {
         "bench" => bench::run(&root, &bench::Options::parse(rest)?),
         "loadtest" => loadtest::run(&root, &loadtest::Options::parse(rest)?),
         "faulttest" => faulttest::run(&root, &faulttest::Options::parse(rest)?),
+        "ponder-match" => pondermatch::run(&root, &pondermatch::Options::parse(rest)?),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
             Ok(())
