@@ -16,15 +16,23 @@
 //
 // Usage: node tests/bench/ponder-match.js URL GAMES [LEVEL] [BUDGET_MS] [THINK_MS] [SEED] [RULES]
 // URL is the served site (`cargo xtask serve` prints it); the defaults are
-// hard, 1000 ms (Hard's budget in the page), 5000 ms, seed 1, standard.
-// `cargo xtask ponder-match` builds and serves the site and calls this.
+// hard, the level's budget in the page (Hard 1000 ms, Master 3000 ms),
+// 5000 ms, seed 1, standard. `cargo xtask ponder-match` builds and serves
+// the site and calls this.
+//
+// Both workers share the machine: the ponderer thinks on while the other
+// side searches (for its first BUDGET_MS of each turn), where a person's
+// think would leave the machine to the ponderer alone.
 
 import { chromium } from 'playwright-core';
 import { args, executablePath } from '../support/browser.js';
 
 const usage = 'usage: node tests/bench/ponder-match.js URL GAMES [LEVEL] [BUDGET_MS] [THINK_MS] [SEED] [RULES]';
-const [url, gamesText, level = 'hard', budgetText = '1000', thinkText = '5000', seedText = '1', rules = 'standard'] =
+const [url, gamesText, level = 'hard', budgetArg, thinkText = '5000', seedText = '1', rules = 'standard'] =
   process.argv.slice(2);
+/** Each level's time a move in the page (crates/core/src/search/level.rs). */
+const PAGE_BUDGET_MS = { hard: 1000, master: 3000 };
+const budgetText = budgetArg ?? String(PAGE_BUDGET_MS[level] ?? '');
 const whole = (text, max) => /^\d+$/.test(text ?? '') && Number(text) >= 1 && Number(text) <= max;
 if (!url || !whole(gamesText, 1000) || !whole(budgetText, 60000) || !whole(thinkText, 600000)
   || !whole(seedText, 2 ** 31) || !['hard', 'master'].includes(level) || !['standard', 'tiebreak'].includes(rules)) {
@@ -90,8 +98,8 @@ async function playInPage({ opening, pondererIsX, level, budgetMs, thinkMs, rule
 
   const ponderer = await spawn();
   const plain = await spawn();
+  const game = new WebGame('ultimate', rules);
   try {
-    const game = new WebGame('ultimate', rules);
     for (const [board, cell] of opening) game.play(board, cell);
     // The ponderer's expected reply (the second move of its line), and its
     // depths on the moves that reply came true and on the others.
@@ -102,7 +110,6 @@ async function playInPage({ opening, pondererIsX, level, budgetMs, thinkMs, rule
     for (;;) {
       const view = game.view();
       if (view.outcome) {
-        game.free();
         return { outcome: view.outcome, plies: view.ply, hitDepths, missDepths, plainDepths };
       }
       const text = game.record();
@@ -122,6 +129,7 @@ async function playInPage({ opening, pondererIsX, level, budgetMs, thinkMs, rule
       game.play(reply.board, reply.cell);
     }
   } finally {
+    game.free();
     ponderer.terminate();
     plain.terminate();
   }
@@ -139,12 +147,16 @@ function random(seed) {
   };
 }
 
-/** Two random plies: the first anywhere, the second in the board it sends to. */
+/**
+ * Two random plies: the first anywhere, the second in the board it sends
+ * to, drawn again when that is the first move's own cell.
+ */
 function opening(next) {
   const first = Math.floor(next() * 81);
-  const board = first % 9;
-  const second = Math.floor(next() * 9);
-  return [[Math.floor(first / 9), board], [board, second]];
+  const [board, cell] = [Math.floor(first / 9), first % 9];
+  let second = Math.floor(next() * 9);
+  while (cell === board && second === cell) second = Math.floor(next() * 9);
+  return [[board, cell], [cell, second]];
 }
 
 /** The score's Elo, and its 95% interval from the per-game variance (as `uttt match`). */
@@ -168,9 +180,17 @@ try {
   const page = await browser.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  // The tutorial's first-visit dialog would only sit on top; nothing here clicks.
-  await page.addInitScript(() => localStorage.setItem('uttt.tutorial', 'done'));
-  await page.goto(url);
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  // A bare document of the site's origin, not the game page, whose own
+  // worker would analyse the position on a third thread. Its URL is
+  // answered here, without a request; the workers and the wasm come from
+  // the site.
+  const blank = new URL('ponder-match.html', url).href;
+  await page.route(blank, (route) => route.fulfill({
+    contentType: 'text/html',
+    body: '<!doctype html><title>ponder match</title><link rel="icon" href="data:,">',
+  }));
+  await page.goto(blank);
   const next = random(Number(seedText));
   let [wins, draws, losses] = [0, 0, 0];
   const hits = [];
@@ -199,7 +219,11 @@ try {
       + `total +${wins} =${draws} -${losses}, ${Math.round((Date.now() - started) / 1000)} s`);
   }
   const e = elo(wins, draws, losses);
-  const fixed = (x) => (Number.isFinite(x) ? (x >= 0 ? '+' : '') + x.toFixed(0) : 'unbounded');
+  const fixed = (x) => {
+    if (!Number.isFinite(x)) return 'unbounded';
+    const whole = Math.round(x) + 0;
+    return `${whole >= 0 ? '+' : ''}${whole}`;
+  };
   console.log(`browser ${browser.version()}; ${level} at ${budgetMs} ms a move, ${rules} rules, the other side's turns ${thinkMs} ms, seed ${seedText}`);
   console.log(`result ${games} ${wins} ${draws} ${losses} ${(100 * e.score).toFixed(1)}% ${fixed(e.elo)} ${fixed(e.low)} ${fixed(e.high)}`);
   console.log(`ponderer: predicted ${hits.length} of ${hits.length + misses.length} replies; `

@@ -42,10 +42,11 @@ commands:
                          the game server under load over loopback: moves/s, round trips, CPU, memory
   faulttest [--games 100] [--seconds 60]
                          the server killed at random moments mid-game: no confirmed move may be lost
-  ponder-match [--games 20] [--level hard] [--movetime 1000] [--think 5000] [--seed 1]
+  ponder-match [--games 20] [--level hard] [--movetime MS] [--think 5000] [--seed 1]
                [--rules standard]
                          the page's AI worker pondering while the other side's turns last --think ms,
                          against the same worker without pondering, in headless Chromium
+                         (--movetime defaults to the level's page budget: Hard 1000, Master 3000)
 ";
 
 fn main() -> ExitCode {

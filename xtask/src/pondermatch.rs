@@ -1,10 +1,10 @@
 //! `cargo xtask ponder-match`: the browser's pondering measured as a match.
-//! Builds the site as `cargo xtask test` serves it (the dist folder, from
-//! the game server on a free port of 127.0.0.1), and runs
+//! Builds the dist folder, serves it from the game server on a free port of
+//! 127.0.0.1, and runs
 //! tests/bench/ponder-match.js, where two copies of the page's AI worker
 //! play in headless Chromium: one pondering while the other's turn lasts
 //! as long as a person's think, one never pondering. The script prints a
-//! line per game and the result.
+//! line per game and the result. Both workers share the machine's cores.
 //!
 //! A measurement, not a test: `cargo xtask test` does not run it.
 
@@ -20,7 +20,7 @@ pub struct Options {
     games: u32,
     /// `hard` or `master`, both sides.
     level: String,
-    /// Each side's time a move.
+    /// Each side's time a move: the level's budget in the page unless set.
     budget_ms: u32,
     /// How long each turn of the side without pondering lasts.
     think_ms: u32,
@@ -33,15 +33,16 @@ pub struct Options {
 impl Options {
     /// Reads `[--games N] [--level L] [--movetime MS] [--think MS]
     /// [--seed S] [--rules R]`; the defaults are the figure: Hard
-    /// at its page budget of 1 s, against turns of 5 s.
+    /// at its page budget of 1 s (Master's is 3 s), against turns of 5 s.
     ///
     /// # Errors
     /// A sentence naming the bad argument.
     pub fn parse(args: &[String]) -> Result<Options> {
+        let mut budget_ms = 0;
         let mut options = Options {
             games: 20,
             level: "hard".into(),
-            budget_ms: 1000,
+            budget_ms: 0,
             think_ms: 5000,
             seed: 1,
             rules: "standard".into(),
@@ -50,7 +51,7 @@ impl Options {
         while let Some(flag) = rest.next() {
             match flag.as_str() {
                 "--games" => read_number(flag, rest.next(), &mut options.games, 1000)?,
-                "--movetime" => read_number(flag, rest.next(), &mut options.budget_ms, 60_000)?,
+                "--movetime" => read_number(flag, rest.next(), &mut budget_ms, 60_000)?,
                 "--think" => read_number(flag, rest.next(), &mut options.think_ms, 600_000)?,
                 "--seed" => read_number(flag, rest.next(), &mut options.seed, i32::MAX as u32)?,
                 "--level" => options.level = read_word(flag, rest.next(), &["hard", "master"])?,
@@ -64,6 +65,11 @@ impl Options {
                 }
             }
         }
+        options.budget_ms = match (budget_ms, options.level.as_str()) {
+            (0, "master") => 3000,
+            (0, _) => 1000,
+            (set, _) => set,
+        };
         if options.think_ms < options.budget_ms {
             return Err(format!(
                 "--think ({} ms) is shorter than --movetime ({} ms): the turn must hold the search",
@@ -129,6 +135,7 @@ mod tests {
             (defaults.games, defaults.budget_ms, defaults.think_ms),
             (20, 1000, 5000)
         );
+        assert_eq!(parse(&["--level", "master"]).unwrap().budget_ms, 3000);
         let set = parse(&[
             "--games",
             "4",
