@@ -40,9 +40,10 @@ A level or mcts may carry options after '@', e.g. hard@movetime=100,
 hard@nodes=200000, medium@depth=5, hard@weights=board=120,tempo=5, hard@table=4
 (MiB), hard@ponder=1 (search the expected reply while the opponent thinks; with
 a time limit only), hard@delay=MS (wait MS after each search before answering,
-counted in its time, as a person who thinks longer would), and for measuring parts of the search hard@lmr=0 (no late move
-reductions), @lmp=0 (no late move pruning), @singular=0, @aspiration=0,
-@qs=0 (no quiescence search), @dead=0 (no early dead-draw scores).
+counted in its time, as a person who thinks longer would), and for measuring
+parts of the search hard@lmr=0 (no late move reductions), @lmp=0 (no late move
+pruning), @singular=0, @aspiration=0, @qs=0 (no quiescence search), @dead=0 (no
+early dead-draw scores), @freelast=0 (moves giving a free move not ordered last).
 
 Options:
   --games N       games to play, 1-1000000 (default 20)
@@ -153,6 +154,7 @@ impl Spec {
                 "aspiration" => options.aspiration = switch(v)?,
                 "dead" => options.dead_draws = switch(v)?,
                 "qs" => options.quiescence = switch(v)?,
+                "freelast" => options.free_moves_last = switch(v)?,
                 "contempt" => {
                     options.contempt =
                         in_range(&format!("`{opt}`"), num(v)?, 0, MAX_CONTEMPT)? as i32
@@ -164,7 +166,8 @@ impl Spec {
                 _ => {
                     return Err(format!(
                         "unknown engine option `{k}` (movetime, nodes, depth, weights, table, \
-                         ponder, delay, lmr, lmp, singular, aspiration, qs, dead, contempt)"
+                         ponder, delay, lmr, lmp, singular, aspiration, qs, dead, freelast, \
+                         contempt)"
                     ))
                 }
             }
@@ -1095,7 +1098,7 @@ mod tests {
         assert!(matches!(Spec::parse("cmd:./bot --x"), Ok(Spec::Cmd(c)) if c == "./bot --x"));
         assert!(Spec::parse("grandmaster").is_err());
         assert!(matches!(
-            Spec::parse("hard@lmr=0@lmp=0@singular=0@aspiration=1@qs=1"),
+            Spec::parse("hard@lmr=0@lmp=0@singular=0@aspiration=1@qs=1@freelast=0"),
             Ok(Spec::Level {
                 options: SearchOptions {
                     lmr: false,
@@ -1105,6 +1108,7 @@ mod tests {
                     dead_draws: true,
                     quiescence: true,
                     contempt: 0,
+                    free_moves_last: false,
                 },
                 ..
             })
@@ -1123,6 +1127,7 @@ mod tests {
             "hard@depth=82",
             "hard@nodes=0",
             "hard@lmr=2",
+            "hard@freelast=2",
             "hard@ponder=yes",
             "hard@delay=-1",
             "hard@delay=3600001",

@@ -84,6 +84,9 @@ pub struct SearchOptions {
     /// small board): above 0 the engine plays on for a win rather than
     /// settle for a draw. 0, an even draw, by default.
     pub contempt: i32,
+    /// Order the quiet moves that hand the opponent a free move (in
+    /// Ultimate, that send it to a decided board) after the others.
+    pub free_moves_last: bool,
 }
 
 impl Default for SearchOptions {
@@ -96,6 +99,7 @@ impl Default for SearchOptions {
             dead_draws: true,
             quiescence: true,
             contempt: 0,
+            free_moves_last: true,
         }
     }
 }

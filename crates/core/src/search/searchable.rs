@@ -54,6 +54,14 @@ pub trait Searchable: Game {
         false
     }
 
+    /// Whether the move with index `index` (legal here) hands the opponent
+    /// a free move: in Ultimate, sends it to a board that is decided once
+    /// the move is played. Never in Classic (the default).
+    #[inline]
+    fn frees_opponent(&self, _index: u8) -> bool {
+        false
+    }
+
     /// The moves the quiescence search follows past the horizon: those that
     /// decide something at once (in Ultimate, win a small board).
     fn tactical_moves(&self) -> crate::MoveList<Self::Move> {

@@ -198,6 +198,24 @@ impl Searchable for Ultimate {
         evaluate(self, w, odds)
     }
 
+    #[inline]
+    fn frees_opponent(&self, index: u8) -> bool {
+        let (board, cell) = (index / 9, index % 9);
+        if self.decided_boards() & (1 << cell) != 0 {
+            return true;
+        }
+        // A move into the board it sends to frees the opponent when it
+        // decides that board: it wins it or fills it.
+        board == cell && {
+            let me = self.side_to_move();
+            let (mine, theirs) = (
+                self.board_cells(me, board),
+                self.board_cells(me.opponent(), board),
+            );
+            (mine | theirs).count_ones() == 8 || threats(mine, theirs) & (1 << cell) != 0
+        }
+    }
+
     fn tutorial_eval(&self) -> i32 {
         let me = self.side_to_move();
         match self.outcome() {
@@ -359,6 +377,27 @@ mod tests {
             }
         }
         assert!(seen > 1000, "the sample must hold board wins ({seen})");
+    }
+
+    #[test]
+    fn frees_opponent_is_a_send_to_a_decided_board() {
+        let mut freeing = 0;
+        for pos in random_games(7, 300, Rules::Standard) {
+            for &m in pos.legal_moves().iter() {
+                let after = pos.play(m).unwrap();
+                let free = !after.is_over() && after.required_board().is_none();
+                let said = pos.frees_opponent(Ultimate::move_index(m));
+                // A move that ends the game sends nobody anywhere.
+                if !after.is_over() {
+                    assert_eq!(said, free, "{pos:?} {m:?}");
+                }
+                freeing += usize::from(free);
+            }
+        }
+        assert!(
+            freeing > 10_000,
+            "the sample must hold free moves ({freeing})"
+        );
     }
 
     #[test]
