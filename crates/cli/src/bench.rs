@@ -11,7 +11,7 @@ use uttt_core::search::SearchOptions;
 use uttt_core::Game;
 
 const HELP: &str = "\
-uttt bench [--depth D] [--positions N] [--table MIB] [--off lmr|lmp|singular|aspiration|qs|dead|freelast]...
+uttt bench [--depth D] [--positions N] [--table MIB] [--off lmr|lmp|singular|aspiration|qs|dead|freelast|iir]...
 
 Searches N (default 16) fixed middle-game positions of Ultimate to depth D
 (default 10) with a Hard engine whose table (MIB MiB, default 16) is cleared before each,
@@ -62,11 +62,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 "qs" => options.quiescence = false,
                 "dead" => options.dead_draws = false,
                 "freelast" => options.free_moves_last = false,
-                _ => {
-                    return Err(format!(
-                        "--off: `{v}` is not lmr, lmp, singular, aspiration, qs, dead or freelast"
-                    ))
-                }
+                "iir" => options.iir = false,
+                _ => return Err(format!(
+                    "--off: `{v}` is not lmr, lmp, singular, aspiration, qs, dead, freelast or iir"
+                )),
             }
             continue;
         }

@@ -43,7 +43,8 @@ a time limit only), hard@delay=MS (wait MS after each search before answering,
 counted in its time, as a person who thinks longer would), and for measuring
 parts of the search hard@lmr=0 (no late move reductions), @lmp=0 (no late move
 pruning), @singular=0, @aspiration=0, @qs=0 (no quiescence search), @dead=0 (no
-early dead-draw scores), @freelast=0 (moves giving a free move not ordered last).
+early dead-draw scores), @freelast=0 (moves giving a free move not ordered last),
+@iir=0 (no internal iterative reductions).
 
 Options:
   --games N       games to play, 1-1000000 (default 20)
@@ -155,6 +156,7 @@ impl Spec {
                 "dead" => options.dead_draws = switch(v)?,
                 "qs" => options.quiescence = switch(v)?,
                 "freelast" => options.free_moves_last = switch(v)?,
+                "iir" => options.iir = switch(v)?,
                 "contempt" => {
                     options.contempt =
                         in_range(&format!("`{opt}`"), num(v)?, 0, MAX_CONTEMPT)? as i32
@@ -167,7 +169,7 @@ impl Spec {
                     return Err(format!(
                         "unknown engine option `{k}` (movetime, nodes, depth, weights, table, \
                          ponder, delay, lmr, lmp, singular, aspiration, qs, dead, freelast, \
-                         contempt)"
+                         iir, contempt)"
                     ))
                 }
             }
@@ -1098,7 +1100,7 @@ mod tests {
         assert!(matches!(Spec::parse("cmd:./bot --x"), Ok(Spec::Cmd(c)) if c == "./bot --x"));
         assert!(Spec::parse("grandmaster").is_err());
         assert!(matches!(
-            Spec::parse("hard@lmr=0@lmp=0@singular=0@aspiration=1@qs=1@freelast=0"),
+            Spec::parse("hard@lmr=0@lmp=0@singular=0@aspiration=1@qs=1@freelast=0@iir=0"),
             Ok(Spec::Level {
                 options: SearchOptions {
                     lmr: false,
@@ -1109,6 +1111,7 @@ mod tests {
                     quiescence: true,
                     contempt: 0,
                     free_moves_last: false,
+                    iir: false,
                 },
                 ..
             })
@@ -1128,6 +1131,7 @@ mod tests {
             "hard@nodes=0",
             "hard@lmr=2",
             "hard@freelast=2",
+            "hard@iir=2",
             "hard@ponder=yes",
             "hard@delay=-1",
             "hard@delay=3600001",

@@ -1,6 +1,7 @@
 //! The tree search proper: negamax alpha-beta with a transposition table,
-//! principal variation search, killer and history move ordering, and exact
-//! mate scores.
+//! principal variation search, killer and history move ordering, late move
+//! reductions and pruning, internal iterative reductions, singular
+//! extensions, and exact mate scores.
 
 use alloc::vec::Vec;
 
@@ -23,6 +24,9 @@ const PRUNING_DEPTH: i32 = 3;
 /// A node `depth` plies from the horizon searches its first
 /// `PRUNING_BASE + depth²` moves; after those, only board-winning ones.
 const PRUNING_BASE: i32 = 2;
+/// The shallowest node searched a ply shallower when the table holds no
+/// move for it (internal iterative reduction).
+const IIR_DEPTH: i32 = 4;
 /// The shallowest node that tests its table move for a singular extension.
 const SINGULAR_DEPTH: i32 = 8;
 /// How far below the table's score every other move must fail, per ply of
@@ -396,6 +400,7 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
             };
         }
         let pv_node = beta - alpha > 1;
+        let opts = self.engine.options;
         let key = Game::hash(pos);
         let mut tt_hit = None;
         // Frontier nodes (depth 1) skip the table: their children are leaves,
@@ -425,11 +430,25 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
         }
 
         let tt_move = tt_hit.and_then(|h| h.mv);
+        // Internal iterative reduction: a node the table knows no move for
+        // is new to the search and poorly ordered. Searched a ply shallower
+        // it costs far less, and the next iteration finds its move in the
+        // table (+22 ± 10 Elo at fixed nodes). Classic, searched whole,
+        // reduces nothing.
+        let depth = if opts.iir
+            && G::REDUCE_LATE_MOVES
+            && use_table
+            && tt_move.is_none()
+            && depth >= IIR_DEPTH
+        {
+            depth - 1
+        } else {
+            depth
+        };
         let moves = pos.legal_moves();
         let n = moves.len();
         let side = pos.side_to_move().index();
         let killers = self.engine.killers[ply];
-        let opts = self.engine.options;
         let history = &self.engine.history[side];
         for (slot, &m) in self.engine.order[ply].iter_mut().zip(moves.iter()) {
             let i = G::move_index(m);

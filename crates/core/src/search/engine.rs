@@ -87,6 +87,9 @@ pub struct SearchOptions {
     /// Order the quiet moves that hand the opponent a free move (in
     /// Ultimate, that send it to a decided board) after the others.
     pub free_moves_last: bool,
+    /// Internal iterative reductions: a node whose table entry has no move
+    /// is searched a ply shallower.
+    pub iir: bool,
 }
 
 impl Default for SearchOptions {
@@ -100,6 +103,7 @@ impl Default for SearchOptions {
             quiescence: true,
             contempt: 0,
             free_moves_last: true,
+            iir: true,
         }
     }
 }
