@@ -63,9 +63,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 "dead" => options.dead_draws = false,
                 "freelast" => options.free_moves_last = false,
                 "iir" => options.iir = false,
-                _ => return Err(format!(
-                    "--off: `{v}` is not lmr, lmp, singular, aspiration, qs, dead, freelast or iir"
-                )),
+                _ => {
+                    return Err(format!(
+                        "--off: `{v}` is not lmr, lmp, singular, aspiration, qs, dead, \
+                         freelast or iir"
+                    ))
+                }
             }
             continue;
         }
