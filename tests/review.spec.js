@@ -55,6 +55,9 @@ const tree = (page) => page.getByTestId('move-tree');
 const lineMove = (page, text) => tree(page).locator('button[data-node]', { hasText: new RegExp(`(^|\\s)${text}$`) });
 
 test('playing from an earlier position keeps the later moves as a line; lines are promoted, deleted and kept', async ({ page, context }) => {
+  // Four reloads and a second page, each with its own worker: 11-13 s alone,
+  // but once over the default 30 s with the whole suite on two cores.
+  test.slow();
   await open(page);
   await choose(page, { mode: 'human' });
   await playAll(page, FIVE);
