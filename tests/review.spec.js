@@ -56,7 +56,7 @@ const lineMove = (page, text) => tree(page).locator('button[data-node]', { hasTe
 
 test('playing from an earlier position keeps the later moves as a line; lines are promoted, deleted and kept', async ({ page, context }) => {
   // Four reloads and a second page, each with its own worker: 11-13 s alone,
-  // but once over the default 30 s with the whole suite on two cores.
+  // but 37 s once with the whole suite on two cores, the longest spec.
   test.slow();
   await open(page);
   await choose(page, { mode: 'human' });
