@@ -72,6 +72,7 @@ export default {
   'tab.share': 'Share',
   'btn.help': 'How to play',
   'btn.continue': 'Continue from here',
+  'btn.dismiss': 'Dismiss',
   'tip.new': 'New game (N)',
   'tip.undo': 'Undo (U or Ctrl+Z)',
   'tip.redo': 'Redo (R or Ctrl+Y)',

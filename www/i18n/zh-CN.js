@@ -70,6 +70,7 @@ export default {
   'tab.share': '分享',
   'btn.help': '玩法',
   'btn.continue': '从这里继续',
+  'btn.dismiss': '关闭',
   'tip.new': '新游戏（N）',
   'tip.undo': '悔棋（U 或 Ctrl+Z）',
   'tip.redo': '重做（R 或 Ctrl+Y）',
