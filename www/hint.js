@@ -1,7 +1,7 @@
 // The Hint button (#btn-hint, also the H key): a one-second search of the
 // shown position by the worker, the suggested cell ringed on the board, the
-// move in words under the status line (#hint-text), and its evaluation on
-// the bar.
+// move in words in the status box (#hint-text, over the status until the
+// position changes or it is dismissed), and its evaluation on the bar.
 
 import { t, regionName } from './i18n.js';
 
@@ -10,7 +10,7 @@ const HINT_MS = 1000;
 /**
  * Wires the Hint button to `controller.analyse`; `display` says whether it
  * is shown, `evalBar.show` takes the answer's evaluation. Returns
- * `{ hint() }`, what the H key calls.
+ * `{ hint(), dismiss() }`: what the H key calls, and what takes the hint away.
  */
 export function initHint(controller, { display, evalBar }) {
   const button = document.getElementById('btn-hint');
@@ -25,9 +25,9 @@ export function initHint(controller, { display, evalBar }) {
     ringed = null;
     text.textContent = '';
   };
+  // AI vs AI has nobody to hint: Pause and Step take the row there.
   const render = () => {
-    button.hidden = !display.showHint;
-    document.querySelector('.controls')?.setAttribute('data-buttons', display.showHint ? '4' : '3');
+    button.hidden = !display.showHint || state.mode === 'watch';
     button.disabled = unavailable();
   };
 
@@ -74,5 +74,5 @@ export function initHint(controller, { display, evalBar }) {
     render();
   });
   render();
-  return { hint: () => button.click() };
+  return { hint: () => button.click(), dismiss: clear };
 }

@@ -1,5 +1,6 @@
 // Keyboard shortcuts: N new game, U or Ctrl/Cmd+Z undo, R or Ctrl/Cmd+Y
-// (or Ctrl/Cmd+Shift+Z) redo, H hint, B the board you must play in, ? help.
+// (or Ctrl/Cmd+Shift+Z) redo, H hint, B the board you must play in, ? help;
+// in AI vs AI, P pauses or resumes and S plays one move while paused.
 // Ignored while typing in a form control and while a modal question is open.
 
 import { modalOpen } from './dialog.js';
@@ -10,7 +11,8 @@ function typing(target) {
 
 /**
  * Installs the shortcuts. `actions` has newGame, undo, redo, and optionally
- * hint, focusBoard and help.
+ * hint, focusBoard, help, pause and step (the last two do nothing outside
+ * AI vs AI).
  */
 export function bindKeyboard(actions) {
   document.addEventListener('keydown', (event) => {
@@ -31,6 +33,8 @@ export function bindKeyboard(actions) {
         r: actions.redo,
         h: actions.hint,
         b: actions.focusBoard,
+        p: actions.pause,
+        s: actions.step,
       }[key];
     }
     if (action) {

@@ -166,15 +166,23 @@ fn apt_install(packages: &[&str], why: &str) -> Result {
     cmd::run(&mut install, &format!("apt-get install {list}"))
 }
 
-/// Debian's Chromium and ChromeDriver at /usr/bin.
+/// A font with Chinese glyphs: without one, the Chinese page's labels are
+/// drawn as boxes of another width, and the layout specs would measure
+/// text that no player sees.
+const CJK_FONT: &str = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc";
+
+/// Debian's Chromium and ChromeDriver at /usr/bin, and a Chinese font.
 pub fn ensure_browser() -> Result {
-    if Path::new(CHROMIUM).is_file() && Path::new(CHROMEDRIVER).is_file() {
+    if !(Path::new(CHROMIUM).is_file() && Path::new(CHROMEDRIVER).is_file()) {
+        apt_install(
+            &["chromium", "chromium-driver"],
+            "Chromium or ChromeDriver (/usr/bin/chromium, /usr/bin/chromedriver)",
+        )?;
+    }
+    if Path::new(CJK_FONT).is_file() {
         return Ok(());
     }
-    apt_install(
-        &["chromium", "chromium-driver"],
-        "Chromium or ChromeDriver (/usr/bin/chromium, /usr/bin/chromedriver)",
-    )
+    apt_install(&["fonts-noto-cjk"], "a Chinese font (fonts-noto-cjk)")
 }
 
 /// Node.js, npm and the packages of package-lock.json in node_modules/.

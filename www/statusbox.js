@@ -1,0 +1,30 @@
+// The status box's messages: a hint (#hint-text) or a notice about a game
+// opened (#notice) shows over the status line until the position changes
+// or the person dismisses it. The Dismiss button is shown exactly while
+// one of them is.
+
+const $ = (id) => document.getElementById(id);
+
+/**
+ * Wires #btn-dismiss to the two message slots. `onDismiss()` takes the
+ * hint away (its owner also clears the ring on the board); the notice is
+ * cleared here.
+ */
+export function initStatusBox({ onDismiss }) {
+  const notice = $('notice');
+  const hint = $('hint-text');
+  const button = $('btn-dismiss');
+  const sync = () => {
+    button.hidden = !(notice.textContent || hint.textContent);
+  };
+  const watch = { childList: true, characterData: true, subtree: true };
+  for (const slot of [notice, hint]) new MutationObserver(sync).observe(slot, watch);
+  button.addEventListener('click', () => {
+    notice.replaceChildren();
+    onDismiss();
+    sync();
+    // The button is gone now: the board is where the person was going.
+    $('board').focus({ preventScroll: true });
+  });
+  sync();
+}
