@@ -8,6 +8,10 @@
 // The page root carries `data-online-state`: connecting | waiting |
 // playing | reconnecting | over, or unavailable when no server answers;
 // no attribute when not online.
+//
+// What it says when online play cannot happen is for players: that they
+// can still play here, or that they are offline; how to run a server is in
+// the README.
 
 import { t, onLangChange } from './i18n.js';
 import { el } from './dom.js';
@@ -39,6 +43,17 @@ function select(name, options) {
   for (const [value, labelKey] of options) node.append(el('option', { value, 'data-label': labelKey }));
   return node;
 }
+
+/** The server's refusals a player may meet, by code; any other is said in general terms. */
+const REFUSALS = new Set(['no-such-room', 'server-full', 'rate-limited', 'not-your-turn', 'stale-move', 'game-over', 'no-opponent']);
+
+/** A refusal (`{code, message}` from the server) in the player's language. */
+export function refusalText(refusal) {
+  return t(REFUSALS.has(refusal?.code) ? `online.err.${refusal.code}` : 'online.err.other');
+}
+
+/** Whether the browser says it has no network (an unknown answer counts as online). */
+const isOffline = () => navigator.onLine === false;
 
 /** The invitation link to room `code` from this page's address. */
 export function invitationLink(code, href = window.location.href) {
@@ -173,8 +188,10 @@ export function initOnline(host, controller, { tabs }) {
 
     form.hidden = session !== null;
     intro.hidden = session !== null;
-    unavailable.hidden = state !== 'unavailable' && !problem;
-    unavailable.textContent = problem ?? t('online.unavailable');
+    const offline = isOffline();
+    create.disabled = offline;
+    unavailable.hidden = state !== 'unavailable' && !problem && !offline;
+    unavailable.textContent = offline ? t('online.offline') : problem ?? t('online.unavailable');
     room.hidden = !session || !roomState;
     if (!roomState) {
       tickClocks();
@@ -239,7 +256,7 @@ export function initOnline(host, controller, { tabs }) {
       },
       // Refused before any room was entered (no such room, too many rooms,
       // the server full): nothing to show but the reason.
-      error: (message) => (role === null ? giveUp(t('online.refused', { error: message.message })) : controller.onlineRefused(message.message)),
+      error: (message) => (role === null ? giveUp(refusalText(message)) : controller.onlineRefused(refusalText(message))),
       connection: (status) => {
         if (status === 'closed') return;
         if (status === 'refused') {
@@ -296,6 +313,8 @@ export function initOnline(host, controller, { tabs }) {
     render();
   });
   onLangChange(render);
+  window.addEventListener('online', render);
+  window.addEventListener('offline', render);
 
   const settings = controller.getState();
   kind.value = settings.kind;
