@@ -7,6 +7,7 @@ import { t, onLangChange } from './i18n.js';
 import { oneMoveOn, withoutMoveAnnouncements } from './a11y.js';
 import { copyText, loadRecordText, recordFromHash, shareLink } from './share.js';
 import { el } from './dom.js';
+import { isTouchDevice } from './pointer.js';
 
 /**
  * Builds the share pane in `host` and opens a game given in the URL's
@@ -28,6 +29,9 @@ export function initSharing(host, controller, { focusMoves }) {
     'data-testid': 'record-text',
   });
   const recordLabel = el('label', { for: 'record-text' });
+  // Copies the record in the box (exported, or typed in): phones have no Ctrl+C.
+  const copyRecordButton = el('button', { type: 'button', class: 'btn', 'data-testid': 'copy-record' });
+  const recordRow = el('div', { class: 'share-record-actions' }, copyRecordButton);
   const linkOut = el('input', { type: 'text', id: 'share-link', readonly: '', 'data-testid': 'share-link' });
   const linkLabel = el('label', { for: 'share-link' });
   const linkRow = el('p', { class: 'share-link-row' }, linkLabel, linkOut);
@@ -42,6 +46,7 @@ export function initSharing(host, controller, { focusMoves }) {
       linkRow,
       recordLabel,
       recordArea,
+      recordRow,
       shareMessage,
     ),
   );
@@ -91,12 +96,31 @@ export function initSharing(host, controller, { focusMoves }) {
     if (!copied) linkOut.select();
     showMessage(t(copied ? 'share.copied' : 'share.copyFailed'), 'info', shareMessage);
   });
+  const touch = () => (isTouchDevice() ? 'Touch' : '');
+  const showCopyRecord = () => {
+    recordRow.hidden = recordArea.value.trim() === '';
+  };
   exportButton.addEventListener('click', () => {
     recordArea.value = state.tree ?? state.record;
-    recordArea.focus();
-    recordArea.select();
-    showMessage(t('share.exported'), 'info', shareMessage);
+    showCopyRecord();
+    // Selected for Ctrl+C; on touch, a selection would open the keyboard.
+    if (!isTouchDevice()) {
+      recordArea.focus();
+      recordArea.select();
+    }
+    showMessage(t(`share.exported${touch()}`), 'info', shareMessage);
   });
+  copyRecordButton.addEventListener('click', async () => {
+    const copied = await copyText(recordArea.value.trim());
+    if (!copied) {
+      // The fallback: the text selected, for the browser's own copy.
+      recordArea.focus();
+      recordArea.select();
+    }
+    showMessage(t(copied ? 'share.recordCopied' : `share.recordCopyFailed${touch()}`), 'info', shareMessage);
+  });
+  recordArea.addEventListener('input', showCopyRecord);
+  showCopyRecord();
   importButton.addEventListener('click', async () => {
     if (await openRecord(recordArea.value, { badKey: 'share.badImport', where: shareMessage })) focusMoves();
   });
@@ -123,6 +147,7 @@ export function initSharing(host, controller, { focusMoves }) {
     copyButton.textContent = t('btn.copyLink');
     exportButton.textContent = t('btn.export');
     importButton.textContent = t('btn.import');
+    copyRecordButton.textContent = t('btn.copyRecord');
     recordLabel.textContent = t('share.recordLabel');
     linkLabel.textContent = t('share.linkLabel');
   };

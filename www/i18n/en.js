@@ -202,6 +202,7 @@ export default {
   // ---- buttons of the review features ----
   'btn.hint': 'Hint',
   'btn.copyLink': 'Copy link',
+  'btn.copyRecord': 'Copy record',
   'btn.import': 'Import',
   'btn.export': 'Export',
   'btn.cancel': 'Cancel',
@@ -308,7 +309,11 @@ export default {
   'share.imported': 'Game imported: {count} moves.',
   'share.badLink': 'The link holds no valid game ({error}). Your current game is unchanged.',
   'share.badImport': 'That record is not valid ({error}). Your current game is unchanged.',
-  'share.exported': 'The record is selected; copy it with Ctrl+C.',
+  'share.exported': 'The record is below and selected: press Copy record, or Ctrl+C.',
+  'share.exportedTouch': 'The record is below: tap Copy record to copy it.',
+  'share.recordCopied': 'Record copied.',
+  'share.recordCopyFailed': 'Could not copy here: the record is selected, so press Ctrl+C.',
+  'share.recordCopyFailedTouch': 'Could not copy here: press and hold the record, then choose Copy.',
   // ---- record errors ----
   'recerr.empty': 'it is empty',
   'recerr.expected': 'unexpected text at character {at}',
