@@ -14,6 +14,7 @@ import { BoardView } from './board.js';
 import { t, regionName, onLangChange } from './i18n.js';
 import { refusal } from './status.js';
 import { el } from './dom.js';
+import { isTouchDevice } from './pointer.js';
 
 const STORAGE_KEY = 'uttt.tutorial';
 
@@ -36,7 +37,8 @@ export const STEPS = [
   // X has won the top-left and centre boards and must play in the
   // bottom-right one, where g7 and g8 are X's: g9 wins the diagonal.
   { id: 'game', text: 'how.1', record: 'ultimate-standard:g7b2f6h8d4c3g8b5e5g1b1e2c1h2a1c9', goal: 'game' },
-  // The last card: e5 on the board, the coordinates and the keys.
+  // The last card: e5 on the board, the coordinates, and the keys (or, on a
+  // touch screen, which has none, where the buttons are).
   { id: 'keys', text: 'tutorial.keys.coords', record: 'ultimate-standard:e5' },
 ];
 
@@ -162,7 +164,8 @@ function createTutorial(onClose) {
     dialog.dataset.step = id;
     dialog.dataset.phase = phase;
 
-    title.textContent = t(`tutorial.${id}.title`);
+    const touch = id === 'keys' && isTouchDevice();
+    title.textContent = t(touch ? 'tutorial.keys.titleTouch' : `tutorial.${id}.title`);
     text.textContent = t(STEPS[step].text);
     const required = v.requiredBoard === null ? null : regionName(v.requiredBoard);
     let taskText = '';
@@ -180,7 +183,8 @@ function createTutorial(onClose) {
     message.hidden = !feedback;
 
     extra.replaceChildren();
-    if (id === 'keys') {
+    if (touch) extra.append(el('p', { class: 'tutorial-touch', 'data-testid': 'tutorial-touch', text: t('tutorial.touch') }));
+    else if (id === 'keys') {
       const list = el('ul', { class: 'tutorial-keys' });
       for (const [keys, label] of KEYS) {
         const combo = el('span', { class: 'tutorial-combo' });

@@ -135,6 +135,8 @@ export default {
   'tutorial.game.done': 'Three boards in a row: you win the game! The winning line is lit up.',
   'tutorial.keys.title': 'Coordinates and keys',
   'tutorial.keys.coords': 'Every cell has a name: its column, a to i from left to right, then its row, 1 to 9 from top to bottom, as shown on the board’s edges. e5, marked here, is the centre cell of the centre board.',
+  'tutorial.keys.titleTouch': 'Coordinates and buttons',
+  'tutorial.touch': 'Tap a cell to play it. Undo takes a move back, Hint suggests one; the Game tab changes your opponent and the AI’s level, and the ? button at the top brings this help back.',
   'tutorial.key.new': 'new game',
   'tutorial.key.undo': 'undo',
   'tutorial.key.redo': 'redo',

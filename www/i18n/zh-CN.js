@@ -133,6 +133,8 @@ export default {
   'tutorial.game.done': '三个棋盘连成一线：你赢得了整局！获胜的一线已经亮起。',
   'tutorial.keys.title': '坐标和按键',
   'tutorial.keys.coords': '每一格都有名字：先写列，从左到右为 a 到 i；再写行，从上到下为 1 到 9，都标在棋盘边上。这里标出的 e5 就是中央棋盘的中央格。',
+  'tutorial.keys.titleTouch': '坐标和按钮',
+  'tutorial.touch': '点一格即可落子。“悔棋”撤回一步，“提示”给出一步建议；在“对局”标签页可以更换对手和 AI 难度，点顶部的 ? 按钮可再次打开本帮助。',
   'tutorial.key.new': '新游戏',
   'tutorial.key.undo': '悔棋',
   'tutorial.key.redo': '重做',
