@@ -82,7 +82,8 @@ export function renderChrome(page) {
   form.elements.levelO.value = settings.levelO;
   form.elements.rules.value = settings.rules;
   form.elements.rules.disabled = settings.kind === 'classic';
-  form.elements.level.disabled = settings.mode === 'human';
+  // Two players have no AI, so no level to choose.
+  $('field-level').hidden = settings.mode === 'human';
   const watching = settings.mode === 'watch';
   $('field-level-o').hidden = !watching;
   setText($('set-level-label'), t(watching ? 'settings.levelX' : 'settings.level'));
