@@ -82,7 +82,7 @@ async function boot() {
   const display = initDisplayOptions(document.getElementById('display-options'));
   const evalBar = initEvalBar(document.getElementById('eval-bar'), controller, display);
   // The live evaluation runs only while its bar or the overlay is shown.
-  initWorthOverlay(boardRoot);
+  initWorthOverlay(boardRoot, { display });
   const liveEval = () => controller.setLiveEval(display.showEval, { worth: display.showWorth });
   liveEval();
   display.onChange(liveEval);

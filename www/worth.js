@@ -10,6 +10,10 @@
 // (plies to a proven end, negative when the mover loses) and
 // `data-worth-best` on the one best cell; its label is a child
 // `.worth-label`, and `aria-description` says the same in words.
+//
+// While the overlay is chosen, a legend in the Moves tab, under the
+// evaluation bar and never over the board, says what the numbers and their
+// colours mean.
 
 import { t, onLangChange } from './i18n.js';
 import { el } from './dom.js';
@@ -46,12 +50,54 @@ function toneOf(worth, best, index) {
   return loss <= FAR ? 'worse' : 'bad';
 }
 
+/** One line of the legend: a sample label in its tone, then what it means. */
+function legendItem(tone, sample, meaning) {
+  return el(
+    'li',
+    {},
+    el('span', { class: 'worth-sample', 'data-worth-tone': tone, 'aria-hidden': 'true', text: sample }),
+    el('span', { text: meaning }),
+  );
+}
+
+/** Fills the legend `host` in the current language. */
+function drawLegend(host) {
+  const close = Math.round(100 * CLOSE);
+  const far = Math.round(100 * FAR);
+  const mate = `${t('worth.winShort', { n: 3 })} ${t('worth.lossShort', { n: 3 })}`;
+  host.replaceChildren(
+    el('p', { class: 'worth-legend-text', text: t('worth.legend') }),
+    el(
+      'ul',
+      { class: 'worth-legend-keys' },
+      legendItem('best', '62%', t('worth.legendBest')),
+      legendItem('close', '59%', t('worth.legendClose', { close })),
+      legendItem('worse', '48%', t('worth.legendWorse', { close, far })),
+      legendItem('bad', '21%', t('worth.legendBad', { far })),
+      legendItem('mate', mate, t('worth.legendMate', { n: 3 })),
+      legendItem('bound', '≤30%', t('worth.legendBound')),
+    ),
+  );
+}
+
 /**
  * Draws the `uttt:worth` reports on the cells of the board in `boardRoot`
  * (a `.board` built by BoardView), and clears them when the controller
- * sends null.
+ * sends null; shows the legend after the evaluation bar while
+ * `display.showWorth` is on.
  */
-export function initWorthOverlay(boardRoot) {
+export function initWorthOverlay(boardRoot, { display } = {}) {
+  const legend = el('section', { class: 'worth-legend', 'data-testid': 'worth-legend' });
+  document.getElementById('eval-bar')?.after(legend);
+  const showLegend = () => {
+    legend.hidden = !display?.showWorth;
+    legend.setAttribute('aria-label', t('worth.legendLabel'));
+    if (!legend.hidden) drawLegend(legend);
+  };
+  display?.onChange(showLegend);
+  onLangChange(showLegend);
+  showLegend();
+
   let shown = null;
   let marked = [];
 
