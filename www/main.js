@@ -27,6 +27,7 @@ import { registerServiceWorker } from './offline.js';
 import { initTutorial, openHelp } from './tutorial.js';
 import { initEndCard } from './endcard.js';
 import { initSound } from './sound.js';
+import { initTitle } from './title.js';
 
 /** The question before a game in progress is replaced. */
 function confirmLeave(question, { moves }) {
@@ -107,6 +108,7 @@ async function boot() {
   initOnline(document.getElementById('online-host'), controller, { tabs });
   initEndCard(controller, { tabs });
   initSound(controller);
+  initTitle(controller);
   bindKeyboard({
     newGame: controller.newGame,
     undo: controller.undo,

@@ -6,6 +6,11 @@ export default {
   // ---- the board, the status line and the settings ----
   'app.title': 'Ultimate Tic-Tac-Toe',
   'app.loading': 'Loading the game…',
+  'title.with': '{what} · {app}',
+  'title.yourMove': 'Your move',
+  'title.won': 'You won',
+  'title.lost': 'You lost',
+  'title.draw': 'Draw',
   'app.loadFailed': 'The game could not start: {error}. Reload the page to try again.',
   'board.label': 'Game board',
   'board.small': '{board} board',

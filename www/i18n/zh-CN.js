@@ -5,6 +5,11 @@ export default {
   // ---- the board, the status line and the settings ----
   'app.title': '终极井字棋',
   'app.loading': '正在加载游戏…',
+  'title.with': '{what} · {app}',
+  'title.yourMove': '轮到你了',
+  'title.won': '你赢了',
+  'title.lost': '你输了',
+  'title.draw': '和棋',
   'app.loadFailed': '游戏无法启动：{error}。请重新加载页面再试。',
   'board.label': '游戏棋盘',
   'board.small': '{board}棋盘',
