@@ -3,6 +3,7 @@
 // controls. It draws what the controller's page state says.
 
 import { t } from './i18n.js';
+import { readScoreCard } from './scorecard.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -71,6 +72,7 @@ export function renderChrome(page) {
   setText($('score-x'), String(page.scores.x));
   setText($('score-o'), String(page.scores.o));
   setText($('score-draw'), String(page.scores.draw));
+  readScoreCard(page);
   for (const chip of document.querySelectorAll('.player[data-side]')) {
     chip.dataset.turn = String(view.outcome === null && view.sideToMove === chip.dataset.side);
   }
