@@ -24,13 +24,16 @@ export function initGameReview(host, controller) {
   const barText = el('span', { class: 'review-bar-text' });
   const stop = el('button', { type: 'button', class: 'btn review-stop', 'data-testid': 'review-stop' });
   const running = el('div', { class: 'review-running' }, bar, barText, stop);
-  const summary = el('table', { class: 'review-summary', 'data-testid': 'review-summary' });
+  const summary = el('table', { class: 'review-summary', 'data-testid': 'review-summary', 'aria-describedby': 'review-accuracy-note' });
+  // What accuracy measures, beside it: a high accuracy next to a few marks
+  // is no contradiction (a mean over every move against single moves' losses).
+  const note = el('p', { id: 'review-accuracy-note', class: 'review-accuracy-note', 'data-testid': 'review-accuracy-note' });
   const graphHost = el('div', { class: 'review-graph' });
   const detail = el('p', { class: 'review-detail', 'data-testid': 'review-detail', 'aria-live': 'polite' });
   const before = el('button', { type: 'button', class: 'btn review-before', 'data-testid': 'review-before' });
   const detailRow = el('div', { class: 'review-detail-row' }, detail, before);
   const puzzles = el('div');
-  host.replaceChildren(start, running, summary, graphHost, detailRow, puzzles);
+  host.replaceChildren(start, running, summary, note, graphHost, detailRow, puzzles);
   const graph = initEvalGraph(graphHost, { onPick: (ply) => controller.jump(ply) });
   initPuzzles(puzzles, controller);
 
@@ -111,6 +114,8 @@ export function initGameReview(host, controller) {
       stop.textContent = t('analysis.stop');
     }
     summary.hidden = status !== 'done';
+    note.hidden = summary.hidden;
+    note.textContent = t('analysis.accuracyNote');
     if (status === 'done') drawSummary();
     graphHost.hidden = !review || review.moves.length === 0;
     if (!graphHost.hidden) graph.draw(review, state.cursor, t('analysis.graph'));
