@@ -55,6 +55,13 @@ export function renderChrome(page) {
   setText(status, page.status.text);
   status.dataset.tone = page.status.tone;
 
+  // AI vs AI: Pause and Step take Undo and Redo's places beside the board
+  // (nobody here played a move to take back; the move list browses).
+  const watching = page.settings.mode === 'watch';
+  $('btn-undo').hidden = watching;
+  $('btn-redo').hidden = watching;
+  $('btn-pause').hidden = !watching;
+  $('btn-step').hidden = !watching;
   $('btn-undo').disabled = !page.canUndo;
   $('btn-redo').disabled = !page.canRedo;
   $('btn-continue').hidden = !page.canContinue;
@@ -86,11 +93,10 @@ export function renderChrome(page) {
   form.elements.rules.disabled = settings.kind === 'classic';
   // Two players have no AI, so no level to choose.
   $('field-level').hidden = settings.mode === 'human';
-  const watching = settings.mode === 'watch';
   $('field-level-o').hidden = !watching;
   setText($('set-level-label'), t(watching ? 'settings.levelX' : 'settings.level'));
   $('watch-controls').hidden = !watching;
-  setText($('btn-pause'), t(page.paused ? 'watch.resume' : 'watch.pause'));
+  setText($('btn-pause-label'), t(page.paused ? 'watch.resume' : 'watch.pause'));
   $('btn-pause').setAttribute('aria-pressed', String(page.paused));
   $('btn-step').disabled = !page.paused || page.thinking || view.outcome !== null;
   $('set-speed').value = settings.speed;
