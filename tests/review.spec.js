@@ -429,7 +429,8 @@ test.describe('in Chinese', () => {
   test('the page follows the browser language, translates labels, and the choice persists', async ({ page }) => {
     await open(page);
     await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
-    await expect(page).toHaveTitle('终极井字棋');
+    // The tab's title, in Chinese: the game against the AI waits for the person's move (title.js).
+    await expect(page).toHaveTitle('轮到你了 · 终极井字棋');
     await expect(page.locator('#btn-new')).toContainText('新游戏');
     await expect(page.locator('#status')).toContainText('轮到你');
     await expect(cell(page, 2, 4)).toHaveAttribute('aria-label', /^右上棋盘，中格，空/);
