@@ -33,7 +33,7 @@ const LOOKS = [
 function cellFloor(width, height) {
   if (width >= 440 && height >= 440) return 40;
   const side = Math.min(width, height);
-  return side >= 390 ? 38 : side >= 360 ? 34.5 : 33;
+  return side >= 390 ? 37 : side >= 360 ? 33.5 : 33;
 }
 
 /** Starts the page with these settings stored, as a returning player would. */
@@ -97,7 +97,7 @@ function smallTargets(page) {
 function smallestCell(page) {
   return page.locator('#board button[data-cell]').evaluateAll((cells) =>
     // Layout sizes, not the drawn box: a mark just placed is still scaling in.
-    Math.min(...cells.map((c) => Math.min(c.offsetWidth, c.offsetHeight))),
+    Math.min(...cells.map((c) => parseFloat(getComputedStyle(c).width))),
   );
 }
 
