@@ -106,7 +106,8 @@ export function initOnline(host, controller, { tabs }) {
   const leave = el('button', { type: 'button', class: 'btn', 'data-action': 'online-leave' });
   const room = el('div', { class: 'online-room' }, who, invite, el('p', { class: 'online-actions' }, resign, draw, decline, rematch, leave));
   const heading = el('h3', { id: 'online-heading' });
-  host.replaceChildren(el('section', { 'aria-labelledby': 'online-heading' }, heading, intro, form, unavailable, room));
+  // Why online play cannot happen comes first, where it is seen without scrolling the pane.
+  host.replaceChildren(el('section', { 'aria-labelledby': 'online-heading' }, heading, unavailable, intro, form, room));
 
   let session = null;
   /** Why the last attempt to create or join failed, shown under the form. */
