@@ -281,7 +281,7 @@ export default {
   'analysis.summary': 'Accuracy and marks',
   'analysis.player': 'Player',
   'analysis.accuracy': 'Accuracy',
-  'analysis.accuracyNote': 'Accuracy: how much of the best move’s winning chance a player’s moves kept, on average (a draw counts half); 100% means every move was as good as the engine’s. The marks count single moves that gave a lot away, so a few mistakes among many good moves still leave the accuracy high.',
+  'analysis.accuracyNote': 'Accuracy: how much of the best move’s winning chance a player’s moves kept on average (a draw counts half). The marks count single costly moves, so a few mistakes among many good moves still leave the accuracy high.',
   'analysis.graph': 'Evaluation over the game: higher is better for X',
   'analysis.engineMove': '{n} {move}: {mark}, the engine’s move.',
   'analysis.better': '{n} {move}: {mark} (−{loss}%). Best was {best}: {line}',

@@ -274,7 +274,7 @@ export default {
   'analysis.stop': '停止',
   'analysis.summary': '准确率与评注',
   'analysis.player': '玩家',
-  'analysis.accuracyNote': '准确率：一方的每步棋平均保住了最佳着法获胜机会的多少（和棋算一半）；100% 表示每步都和引擎的一样好。标记记录的是损失较大的单步，所以在许多好棋中出现几次失误，准确率仍可以很高。',
+  'analysis.accuracyNote': '准确率：一方的每步棋平均保住了最佳着法获胜机会的多少（和棋算一半）。标记记录的是代价大的单步，所以好棋多时，几次失误后准确率仍可以很高。',
   'analysis.accuracy': '准确率',
   'analysis.graph': '全局评估曲线：越高对 X 越有利',
   'analysis.engineMove': '{n} {move}：{mark}，与引擎一致。',
