@@ -120,6 +120,8 @@ test.describe('the tutorial on a touch screen', () => {
     // The four lessons, each with its move (as in tutorial.spec.js), then Next.
     for (const [n, [b, c]] of [[1, 2], [0, 2], [6, 4], [8, 6]].entries()) {
       await expect(page.getByTestId('tutorial-count')).toHaveText(`${n + 1} / 5`);
+      // The third lesson opens with O's scripted reply; the board takes taps after it.
+      await expect(page.locator('#tutorial-board')).toHaveAttribute('data-interactive', 'true');
       await tutorialCell(b, c).tap();
       await expect(tutorialCell(b, c)).toHaveAttribute('data-mark', 'x');
       await page.getByTestId('tutorial-next').tap();
@@ -311,7 +313,7 @@ test('the review says what accuracy measures, and its figure is the mean of the 
   await expect(page.locator('#game-review')).toHaveAttribute('data-review', 'done', { timeout: 30_000 });
   const note = page.getByTestId('review-accuracy-note');
   await expect(note).toBeVisible();
-  await expect(note).toHaveText(/^Accuracy: how much of the best move’s winning chance a player’s moves kept, on average/);
+  await expect(note).toHaveText(/^Accuracy: how much of the best move’s winning chance a player’s moves kept on average/);
   await expect(page.getByTestId('review-summary')).toHaveAttribute('aria-describedby', 'review-accuracy-note');
 
   // O's accuracy is 100 less the mean of O's losses (moves 2 and 4), as each move's detail gives them.
