@@ -67,7 +67,8 @@ for (const scheme of ['light', 'dark']) {
       const style = (sel, pseudo) => getComputedStyle(document.querySelector(sel), pseudo);
       return {
         text: style('#status').color,
-        surface: style('#status').backgroundColor,
+        // The status's box (with its messages) is the surface behind its words.
+        surface: style('#status-box').backgroundColor,
         cell: style('#board .small[data-board="0"] .cell[data-cell="8"]').backgroundColor,
         x: style('#board .cell[data-mark="x"]', '::before').backgroundColor,
         o: style('#score-o').color,

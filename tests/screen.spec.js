@@ -259,11 +259,13 @@ test('from an earlier position against the AI, Continue from here lets the AI mo
 });
 
 test('AI vs AI pauses, steps one move at a time, and resumes, each side at its own level', async ({ page }) => {
-  await openWith(page, { mode: 'watch', level: 'beginner', levelO: 'easy', speed: 'fast' });
+  // At the normal speed (600 ms a move) the game is still on when Pause is
+  // pressed, however busy the machine; at the fast speed it could be over.
+  await openWith(page, { mode: 'watch', level: 'beginner', levelO: 'easy', speed: 'normal' });
   await expect(page.locator('#player-o-name')).toContainText('Easy');
   await expect(page.locator('#player-x-name')).toContainText('Beginner');
   await expect.poll(() => markCount(page)).toBeGreaterThan(0);
-  await showTab(page, 'game');
+  // Pause sits in the controls row, beside the board.
   await page.locator('#btn-pause').click();
   await aiIdle(page);
   const paused = await markCount(page);
