@@ -12,7 +12,7 @@
 //   opponent is sent to (not on a free move, not under reduced motion).
 // It talks to the game only through the controller and `uttt:*` events.
 
-import { t, onLangChange } from './i18n.js';
+import { t, tn, onLangChange } from './i18n.js';
 import { el, svgEl } from './dom.js';
 import { oneMoveOn } from './a11y.js';
 import { modalOpen } from './dialog.js';
@@ -227,7 +227,7 @@ export function initEndCard(controller, { tabs } = {}) {
   const fill = () => {
     if (!shown) return;
     const words = resultWords(shown, board);
-    kicker.textContent = t('end.kicker', { count: shown.length });
+    kicker.textContent = tn('end.kicker', shown.length);
     title.textContent = words.title;
     detail.textContent = words.detail;
     note.textContent = words.note;

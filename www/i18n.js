@@ -7,6 +7,11 @@
 // (en.js) is the reference, and a key missing from another language falls
 // back to English, never to a bare key.
 //
+// A string that names a count has one entry per plural form, keyed by the
+// CLDR categories the language's Intl.PluralRules uses: English
+// `{one, other}`, Chinese `{other}` only (tests/i18n.spec.js checks each
+// table has exactly its language's forms). tn() picks the form for a count.
+//
 // Importing this module picks the language at once, so the first render of
 // the page is already in it. A switch fires the document event `uttt:lang`
 // ({detail: {lang}}) and calls every onLangChange listener.
@@ -63,12 +68,45 @@ export function lang() {
   return current;
 }
 
+/** One Intl.PluralRules per language, made on first use. */
+const pluralRules = new Map();
+
+/** The CLDR plural category ('one', 'other', ...) of `count` in language `code`. */
+export function pluralCategory(count, code = current) {
+  if (!pluralRules.has(code)) pluralRules.set(code, new Intl.PluralRules(code));
+  return pluralRules.get(code).select(count);
+}
+
+/**
+ * The template of an entry in language `code`: a plain string as it is, a
+ * plural entry's form for `count` (its `other` form when the category is
+ * missing or no count is given).
+ */
+function form(entry, count, code) {
+  if (typeof entry === 'string') return entry;
+  const category = typeof count === 'number' && Number.isFinite(count) ? pluralCategory(count, code) : 'other';
+  return entry[category] ?? entry.other;
+}
+
 /**
  * The string for `key` in the current language with `{name}` placeholders
  * filled from `params`. Unknown keys fall back to English, then to the key.
+ * A plural entry takes the form for `params.count` (prefer tn() for those).
  */
 export function t(key, params) {
-  return fill(tables[current][key] ?? en[key] ?? key, params);
+  const own = tables[current][key];
+  if (own !== undefined) return fill(form(own, params?.count, current), params);
+  if (en[key] !== undefined) return fill(form(en[key], params?.count, 'en'), params);
+  return key;
+}
+
+/**
+ * The string for `key` that names `count` things, in the form the current
+ * language uses for that number ("1 move", "2 moves"; Chinese has one
+ * form). `count` also fills `{count}`; `params` fill the rest.
+ */
+export function tn(key, count, params) {
+  return t(key, { ...params, count });
 }
 
 /** The translated name of region `i` (0-8) of a 3x3 board. */

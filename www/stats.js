@@ -3,7 +3,7 @@
 // games, each replayable. Built with DOM APIs only (no innerHTML), and styled
 // only through classes so it works under a strict CSP.
 
-import { t, lang, onLangChange } from './i18n.js';
+import { t, tn, lang, onLangChange } from './i18n.js';
 import { LEVEL_ORDER, clearHistory, finished, loadHistory, personalOutcome, statistics } from './records.js';
 import { el, svgEl } from './dom.js';
 
@@ -137,12 +137,7 @@ export function resultsChart(games) {
   for (const g of vsAi) counts[personalOutcome(g)] += 1;
   const summary = el('p', {
     class: 'stats-summary',
-    text: t('stats.chartSummary', {
-      wins: counts.win,
-      draws: counts.draw,
-      losses: counts.loss,
-      count: vsAi.length,
-    }),
+    text: tn('stats.chartSummary', vsAi.length, { wins: counts.win, draws: counts.draw, losses: counts.loss }),
   });
   return el(
     'figure',
@@ -169,7 +164,7 @@ function historyList(games, onReplay, showAll, onShowAll) {
       'li',
       { class: 'history-item', 'data-record': g.record },
       el('span', { class: 'history-date', text: date }),
-      el('span', { class: 'history-what', text: `${gameLabel(g)} · ${modeLabel(g)} · ${t('stats.movesCount', { count: moveCount(g.record) })}` }),
+      el('span', { class: 'history-what', text: `${gameLabel(g)} · ${modeLabel(g)} · ${tn('stats.movesCount', moveCount(g.record))}` }),
       el('span', { class: `history-result result-${outcome}`, text: resultLabel(g) }),
       button,
     );
@@ -186,7 +181,7 @@ function historyList(games, onReplay, showAll, onShowAll) {
 /** "Show all 40 games" when the list is cut short. */
 function moreButton(total, showAll, onShowAll) {
   if (showAll || total <= LIST_GAMES) return [];
-  const more = el('button', { type: 'button', class: 'btn show-all', 'data-testid': 'show-all', text: t('stats.showAll', { count: total }) });
+  const more = el('button', { type: 'button', class: 'btn show-all', 'data-testid': 'show-all', text: tn('stats.showAll', total) });
   more.addEventListener('click', onShowAll);
   return [more];
 }
