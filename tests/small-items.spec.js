@@ -219,6 +219,29 @@ test.describe('the tab title', () => {
     await expect(page).toHaveTitle('Ultimate Tic-Tac-Toe');
   });
 
+  test('online, calls the player whose move it is, once the friend has come', async ({ page, browser }) => {
+    await open(page);
+    await showTab(page, 'online');
+    await page.selectOption('#online-kind', 'classic');
+    await page.selectOption('#online-colour', 'x');
+    await page.locator('[data-action="online-create"]').click();
+    await expect(page.locator('html')).toHaveAttribute('data-online-state', 'waiting');
+    // Alone in the room nobody can move yet.
+    await expect(page).toHaveTitle('Ultimate Tic-Tac-Toe');
+    const link = await page.locator('[data-online-link]').getAttribute('href');
+    const context = await browser.newContext();
+    await context.addInitScript(() => localStorage.setItem('uttt.tutorial', 'done'));
+    const friend = await context.newPage();
+    await friend.goto(link);
+    await expect(friend.locator('html')).toHaveAttribute('data-online-state', 'playing');
+    await expect(page).toHaveTitle('Your move · Ultimate Tic-Tac-Toe');
+    await expect(friend).toHaveTitle('Ultimate Tic-Tac-Toe');
+    await cell(page, 0, 4).click();
+    await expect(friend).toHaveTitle('Your move · Ultimate Tic-Tac-Toe');
+    await expect(page).toHaveTitle('Ultimate Tic-Tac-Toe');
+    await context.close();
+  });
+
   test('says the result of a finished game against the AI', async ({ page }) => {
     // X (the person) wins the top row of a classic game.
     await open(page, './#classic:a1a2b1b2c1');
