@@ -1,7 +1,10 @@
 // The end of a game: the end card (result, winning line, Rematch, Review,
-// Share, Close/Escape, gone on Undo), the confetti (none under reduced
-// motion), the cue on the board a move sends the opponent to, and the
-// optional sounds (off by default, no console error when on).
+// Share, Close/Escape, gone on Undo), where it sits at every screen size
+// (never over the winning line or the board, inside the viewport, nothing
+// cut off, touch-sized buttons), counted words in the singular and
+// plural, the confetti (none under reduced motion), the cue on the board a
+// move sends the opponent to, and the optional sounds (off by default, no
+// console error when on).
 
 import { test, expect } from './support/fixtures.js';
 
@@ -41,6 +44,11 @@ async function openTwoPlayer(page, { kind = 'classic', sound = null } = {}) {
 
 const cell = (page, board, c) => page.locator(`#board button[data-board="${board}"][data-cell="${c}"]`);
 
+/** Whether two boxes ({x, y, width, height}) share any area. */
+function meets(a, b) {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
 /** Classic, two players: X takes the top row (X 0, O 3, X 1, O 4, X 2). */
 async function playClassicXWin(page) {
   for (const c of [0, 3, 1, 4, 2]) await cell(page, 0, c).click();
@@ -59,17 +67,11 @@ test('a win shows the end card with the result and the line; confetti; Rematch s
   // A two-player win is celebrated, and the confetti goes away by itself.
   await expect.poll(() => page.evaluate(() => window.__bursts)).toBe(1);
   await expect(page.getByTestId('celebration')).toHaveCount(0, { timeout: 5000 });
-  // The card sits over the board and leaves the controls clear.
-  const [cardBox, boardBox, newBox, undoBox] = await Promise.all(
-    [card, page.locator('#board'), page.locator('#btn-new'), page.locator('#btn-undo')].map((l) => l.boundingBox()),
+  // Beside the board (1280x720): it leaves the board and the controls clear.
+  const [cardBox, frameBox, newBox, undoBox] = await Promise.all(
+    [card, page.locator('#board-frame'), page.locator('#btn-new'), page.locator('#btn-undo')].map((l) => l.boundingBox()),
   );
-  expect(cardBox.y).toBeGreaterThanOrEqual(boardBox.y);
-  expect(cardBox.y + cardBox.height).toBeLessThanOrEqual(boardBox.y + boardBox.height + 1);
-  for (const control of [newBox, undoBox]) {
-    const apart = cardBox.y + cardBox.height <= control.y || control.y + control.height <= cardBox.y
-      || cardBox.x + cardBox.width <= control.x || control.x + control.width <= cardBox.x;
-    expect(apart).toBe(true);
-  }
+  for (const other of [frameBox, newBox, undoBox]) expect(meets(cardBox, other)).toBe(false);
   await page.getByTestId('rematch').click();
   await expect(card).toBeHidden();
   await expect(page.locator('#board button[data-mark]')).toHaveCount(0);
@@ -113,26 +115,6 @@ test('Review opens the move list with the focus in it; Share opens the share tab
   await page.getByTestId('share-game').click();
   await expect(card).toBeHidden();
   await expect(page.locator('#tab-share')).toHaveAttribute('aria-selected', 'true');
-});
-
-test('the card fits on a small phone and a phone on its side', async ({ page }) => {
-  for (const viewport of [{ width: 360, height: 640 }, { width: 640, height: 360 }]) {
-    await page.setViewportSize(viewport);
-    if (viewport.width === 360) await openTwoPlayer(page);
-    else await page.getByTestId('rematch').click();
-    await playClassicXWin(page);
-    const card = page.getByTestId('end-card');
-    await expect(card).toBeVisible();
-    const box = await card.boundingBox();
-    const controls = await page.locator('.controls').boundingBox();
-    expect(box.x).toBeGreaterThanOrEqual(0);
-    expect(box.y).toBeGreaterThanOrEqual(0);
-    expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
-    expect(box.y + box.height).toBeLessThanOrEqual(viewport.height);
-    const apart = box.y + box.height <= controls.y || controls.y + controls.height <= box.y
-      || box.x + box.width <= controls.x || controls.x + controls.width <= box.x;
-    expect(apart, `the card covers the controls at ${viewport.width}x${viewport.height}`).toBe(true);
-  }
 });
 
 test('a move in Ultimate rings the board it sends the opponent to, briefly', async ({ page }) => {
@@ -194,4 +176,240 @@ test('a saved "on" starts the audio at the first gesture, not before', async ({ 
   expect(await page.evaluate(() => window.__notes)).toBe(0);
   await cell(page, 0, 4).click();
   await expect.poll(() => page.evaluate(() => window.__notes)).toBeGreaterThan(0);
+});
+
+// ---- where the card sits, at every size ----
+
+/**
+ * Ultimate games that X wins with its last move, as [board, cell] pairs
+ * (two players, or X against the AI: the AI never moves in them, since the
+ * page opens with all but the last move played and X to move).
+ */
+const WINS = {
+  // The centre board's diagonal: the one the old card covered on phones.
+  diagonal: [[0, 2], [2, 4], [4, 6], [6, 8], [8, 6], [6, 4], [4, 2], [2, 0], [0, 6], [6, 2], [2, 2], [2, 3], [3, 2], [2, 1],
+    [1, 2], [2, 8], [8, 7], [7, 8], [8, 4], [4, 0], [0, 4], [4, 8], [8, 1], [1, 4], [4, 4]],
+  // The top row: the boards nearest the card when it sits above the board.
+  topRow: [[1, 4], [4, 2], [2, 7], [7, 1], [1, 3], [3, 0], [0, 4], [4, 0], [0, 3], [3, 2], [2, 8], [8, 2], [2, 6], [6, 0],
+    [0, 5], [5, 1], [1, 5]],
+  antiDiagonal: [[4, 0], [0, 2], [2, 8], [8, 4], [4, 8], [8, 6], [6, 8], [8, 3], [3, 5], [5, 2], [2, 0], [0, 6], [6, 0], [0, 5],
+    [5, 1], [1, 6], [6, 4], [4, 2], [2, 5], [5, 4], [4, 3], [3, 4], [4, 4], [1, 2], [2, 3], [3, 2], [2, 2]],
+};
+const LINE_BOARDS = { diagonal: ['0', '4', '8'], topRow: ['0', '1', '2'], antiDiagonal: ['2', '4', '6'] };
+
+/** A move's name in a record: column a-i, row 1-9. */
+function moveName([board, c]) {
+  const col = (board % 3) * 3 + (c % 3);
+  const row = Math.floor(board / 3) * 3 + Math.floor(c / 3) + 1;
+  return `${'abcdefghi'[col]}${row}`;
+}
+
+/**
+ * Opens the page on all but the last move of `moves` (saved as the game in
+ * progress) with `mode` ('human' or 'ai-x') and `lang`, plays the last one
+ * and waits for the card.
+ */
+async function winAt(page, { moves, mode = 'human', lang = 'en' }) {
+  const record = `ultimate-standard:${moves.slice(0, -1).map(moveName).join('')}`;
+  await page.addInitScript(
+    ({ mode, lang, record, cursor }) => {
+      if (sessionStorage.getItem('endcard.seeded')) return;
+      sessionStorage.setItem('endcard.seeded', '1');
+      const data = { kind: 'ultimate', mode, level: 'medium', levelO: 'medium', rules: 'standard', speed: 'normal' };
+      localStorage.setItem('uttt.settings', JSON.stringify({ v: 1, data }));
+      localStorage.setItem('uttt.lang', lang);
+      localStorage.setItem('uttt.game', JSON.stringify({ v: 1, data: { record, cursor } }));
+    },
+    { mode, lang, record, cursor: moves.length - 1 },
+  );
+  await page.goto('./');
+  await expect(page.locator('html')).toHaveAttribute('data-ready', 'true');
+  await expect(page.locator('#board button[data-mark]')).toHaveCount(moves.length - 1);
+  const [board, c] = moves.at(-1);
+  await cell(page, board, c).click();
+  await expect(page.getByTestId('end-card')).toBeVisible();
+  // The card comes in with a short animation; its place is measured once it has landed.
+  await page.waitForFunction(() => document.querySelector('[data-testid="end-card"]').getAnimations().every((a) => a.playState !== 'running'));
+}
+
+/**
+ * Everything about the card's place that the page can measure: the winning
+ * line's cells it hides (the cell is not what is at its centre, or the
+ * card's box meets it), its box against the viewport, the board's frame and
+ * the controls, its buttons' sizes, and any text cut off.
+ */
+function measureCard() {
+  const card = document.querySelector('[data-testid="end-card"]');
+  const box = (node) => {
+    const r = node.getBoundingClientRect();
+    return { x: r.x, y: r.y, width: r.width, height: r.height };
+  };
+  const meets = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  const cardBox = box(card);
+  const lineBoards = [...document.querySelectorAll('#board .small[data-line]')];
+  const cells = lineBoards.flatMap((b) => [...b.querySelectorAll('button[data-cell]')]);
+  const hidden = cells
+    .filter((c) => {
+      const r = box(c);
+      const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+      return !hit || !c.contains(hit) || meets(cardBox, r);
+    })
+    .map((c) => `${c.dataset.board}/${c.dataset.cell}`);
+  const shown = [...card.querySelectorAll('*')].filter((n) => n.getClientRects().length > 0 && !(n instanceof SVGElement));
+  return {
+    lineBoards: lineBoards.map((b) => b.dataset.board),
+    cells: cells.length,
+    hidden,
+    card: cardBox,
+    viewport: { width: innerWidth, height: innerHeight },
+    meetsFrame: meets(cardBox, box(document.getElementById('board-frame'))),
+    meetsControls: meets(cardBox, box(document.querySelector('.controls'))),
+    portrait: innerHeight > innerWidth,
+    buttons: [...card.querySelectorAll('button')].map((b) => ({ id: b.dataset.testid, ...box(b) })),
+    cut: shown.filter((n) => n.scrollWidth > n.clientWidth || n.scrollHeight > n.clientHeight + 1)
+      .map((n) => `${n.className}: ${n.scrollWidth}x${n.scrollHeight} in ${n.clientWidth}x${n.clientHeight}`),
+    cardScrolls: card.scrollHeight > card.clientHeight || card.scrollWidth > card.clientWidth,
+    fit: card.dataset.fit,
+    noteShown: card.querySelector('.end-note').getClientRects().length > 0,
+  };
+}
+
+/** The card's place checked: nothing of the line hidden, inside the viewport, buttons touch-sized, nothing cut. */
+async function expectCardPlaced(page, line, where) {
+  const m = await page.evaluate(measureCard);
+  expect(m.lineBoards, where).toEqual(LINE_BOARDS[line]);
+  expect(m.cells, where).toBe(27);
+  expect(m.hidden, `cells of the winning line the card hides at ${where}`).toEqual([]);
+  expect(m.meetsFrame, `the card meets the board's frame at ${where}`).toBe(false);
+  // Upright, the card is above the board and the controls below it.
+  if (m.portrait) expect(m.meetsControls, `the card meets the controls at ${where}`).toBe(false);
+  expect(m.card.x, where).toBeGreaterThanOrEqual(0);
+  expect(m.card.y, where).toBeGreaterThanOrEqual(0);
+  expect(m.card.x + m.card.width, where).toBeLessThanOrEqual(m.viewport.width);
+  expect(m.card.y + m.card.height, where).toBeLessThanOrEqual(m.viewport.height);
+  expect(m.buttons.map((b) => b.id), where).toEqual(['close-end-card', 'rematch', 'review', 'share-game']);
+  for (const b of m.buttons) expect(b.height, `${b.id} at ${where}`).toBeGreaterThanOrEqual(44);
+  expect(m.buttons[0].width, `the close button at ${where}`).toBeGreaterThanOrEqual(44);
+  expect(m.cut, `text cut off at ${where}`).toEqual([]);
+  expect(m.cardScrolls, `the card's content overflows at ${where}`).toBe(false);
+  return m;
+}
+
+/**
+ * Every size, each with the lines it is tried on: upright the card sits
+ * above the board, so there the top row (nearest it) and the diagonal
+ * through the centre; beside the board in landscape, either one.
+ */
+const SIZES = [
+  [360, 640, ['diagonal', 'topRow']],
+  [390, 844, ['diagonal', 'topRow']],
+  [640, 360, ['diagonal']],
+  [844, 390, ['topRow']],
+  [768, 1024, ['diagonal', 'topRow']],
+  [1280, 720, ['topRow']],
+  [1366, 768, ['diagonal']],
+  [1920, 1080, ['topRow']],
+];
+
+test.describe('the card never hides the winning line: English, light, two players', () => {
+  test.use({ colorScheme: 'light' });
+  for (const [width, height, lines] of SIZES) {
+    for (const line of lines) {
+      test(`${width}x${height}, ${line}`, async ({ page }) => {
+        await page.setViewportSize({ width, height });
+        await winAt(page, { moves: WINS[line] });
+        await expect(page.getByTestId('end-result')).toHaveText('X wins!');
+        await expectCardPlaced(page, line, `${width}x${height} ${line}`);
+      });
+    }
+  }
+});
+
+test.describe('the card never hides the winning line: Chinese, dark, against the AI', () => {
+  test.use({ colorScheme: 'dark' });
+  for (const [width, height] of [[360, 640], [844, 390], [1366, 768]]) {
+    test(`${width}x${height}`, async ({ page }) => {
+      await page.setViewportSize({ width, height });
+      await winAt(page, { moves: WINS.antiDiagonal, mode: 'ai-x', lang: 'zh-CN' });
+      await expect(page.getByTestId('end-result')).toHaveText('你赢了！');
+      const m = await expectCardPlaced(page, 'antiDiagonal', `${width}x${height} zh-CN dark`);
+      // The note on the rematch's colours shows where it fits, and is always the Rematch button's description.
+      expect(m.noteShown).toBe(m.fit === 'full');
+      await expect(page.getByTestId('rematch')).toHaveAccessibleDescription('再来一局时你执 O。');
+    });
+  }
+});
+
+test('against the AI the card says the rematch swaps colours, where it has the room', async ({ page }) => {
+  await page.setViewportSize({ width: 640, height: 360 });
+  await winAt(page, { moves: WINS.diagonal, mode: 'ai-x' });
+  const m = await expectCardPlaced(page, 'diagonal', '640x360 against the AI');
+  expect(m.fit).toBe('full');
+  await expect(page.locator('.end-note')).toHaveText('In the rematch you play O.');
+  await expect(page.locator('.end-note')).toBeVisible();
+  // Upright on a small phone the short card is title, detail and buttons; the note is the button's description.
+  await page.setViewportSize({ width: 360, height: 640 });
+  await expect(page.getByTestId('end-card')).toHaveAttribute('data-fit', 'short');
+  await expect(page.locator('.end-note')).toBeHidden();
+  await expect(page.getByTestId('rematch')).toHaveAccessibleDescription('In the rematch you play O.');
+  await expectCardPlaced(page, 'diagonal', '360x640 against the AI, after turning');
+});
+
+// ---- counted words ----
+
+test('counted words take the singular for one and the plural otherwise; Chinese has one form', async ({ page }) => {
+  await openTwoPlayer(page);
+  const said = await page.evaluate(async () => {
+    const i18n = await import(new URL('www/i18n.js', document.baseURI).href);
+    const say = (code) => {
+      i18n.setLang(code);
+      return {
+        kicker: [0, 1, 2, 25].map((n) => i18n.tn('end.kicker', n)),
+        moves: [1, 2].map((n) => i18n.tn('stats.movesCount', n)),
+        summary: [1, 3].map((n) => i18n.tn('stats.chartSummary', n, { wins: 1, draws: 0, losses: n - 1 })),
+        imported: [1, 2].map((n) => i18n.tn('share.imported', n)),
+        // A plural entry read through t() takes its count too.
+        viaT: i18n.t('review.shared', { count: 1 }),
+      };
+    };
+    const result = { en: say('en'), zh: say('zh-CN') };
+    i18n.setLang('en');
+    return result;
+  });
+  expect(said.en.kicker).toEqual(['Game over · 0 moves', 'Game over · 1 move', 'Game over · 2 moves', 'Game over · 25 moves']);
+  expect(said.en.moves).toEqual(['1 move', '2 moves']);
+  expect(said.en.summary).toEqual([
+    '1 won, 0 drawn, 0 lost in the last game against the AI.',
+    '1 won, 0 drawn, 2 lost in the last 3 games against the AI.',
+  ]);
+  expect(said.en.imported).toEqual(['Game imported: 1 move.', 'Game imported: 2 moves.']);
+  expect(said.en.viaT).toBe('Opened a shared game: 1 move. Browse it or play on.');
+  expect(said.zh.kicker).toEqual(['对局结束 · 共 0 步', '对局结束 · 共 1 步', '对局结束 · 共 2 步', '对局结束 · 共 25 步']);
+  expect(said.zh.moves).toEqual(['1 步', '2 步']);
+  expect(said.zh.summary[0]).toBe('最近 1 局对战电脑：胜 1，平 0，负 0。');
+  expect(said.zh.viaT).toBe('已打开分享的棋局：共 1 步。可以浏览或继续下。');
+});
+
+test('Stats says "the last game" and "1 move" for one, in both languages', async ({ page }) => {
+  await page.addInitScript(() => {
+    if (sessionStorage.getItem('stats.seeded')) return;
+    sessionStorage.setItem('stats.seeded', '1');
+    const date = '2026-01-05T10:00:00.000Z';
+    const games = [
+      // One finished game against the AI (X takes the a column) and a two-player game left after one move.
+      { id: 'g-ai', date, kind: 'classic', rules: 'standard', mode: 'ai', level: 'medium', side: 'x', result: 'x', record: 'classic:a1b1a2b2a3' },
+      { id: 'g-one', date, kind: 'ultimate', rules: 'standard', mode: 'human', result: 'unfinished', record: 'ultimate-standard:e5' },
+    ];
+    localStorage.setItem('uttt.history', JSON.stringify({ v: 1, games }));
+  });
+  await page.goto('./');
+  await expect(page.locator('html')).toHaveAttribute('data-ready', 'true');
+  await page.locator('#tab-stats').click();
+  const summary = page.locator('.stats-summary');
+  const items = page.getByTestId('history-list').locator('.history-what');
+  await expect(summary).toHaveText('1 won, 0 drawn, 0 lost in the last game against the AI.');
+  await expect(items).toHaveText([/· 1 move$/, /· 5 moves$/]);
+  await page.locator('#lang-select').selectOption('zh-CN');
+  await expect(summary).toHaveText('最近 1 局对战电脑：胜 1，平 0，负 0。');
+  await expect(items).toHaveText([/· 1 步$/, /· 5 步$/]);
 });

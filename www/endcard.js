@@ -1,9 +1,11 @@
 // The end of a game, and the cue after each move:
-// - when a move ends the game (`uttt:gameover`), a card over the board says
-//   the result in words for the person, names the winning line (the board
-//   shows it through `[data-line]`), and offers Rematch, Review, Share and
-//   Close. It is not modal: the board stays in view and playable around it,
-//   the keyboard shortcuts keep working, Escape or Close dismisses it, and it
+// - when a move ends the game (`uttt:gameover`), a card says the result in
+//   words for the person, names the winning line (the board shows it
+//   through `[data-line]`), and offers Rematch, Review, Share and Close. It
+//   never covers the board: it takes the place of the top bar and the turn
+//   (which only repeat the result then), above the board in portrait and in
+//   the column beside it in landscape (game.css). It is not modal: the
+//   keyboard shortcuts keep working, Escape or Close dismisses it, and it
 //   goes away by itself as soon as the game is no longer over (undo, a new
 //   game, browsing back);
 // - a win by the person (or either win in two-player) gets a short burst of
@@ -24,8 +26,6 @@ const CELEBRATION_MS = 1500;
 const CONFETTI_PIECES = 28;
 /** How long the ring on the board the opponent is sent to lasts. */
 const CUE_MS = 650;
-/** The card's distance from the board's edge when it sits off-centre. */
-const PLACE_MARGIN_PX = 10;
 
 
 function reducedMotion() {
@@ -182,8 +182,9 @@ function initMoveCue(board, controller) {
 }
 
 /**
- * Installs the end card (over `#board-frame`) and the move cue. `tabs` is
- * initTabs' `{show(name)}`, for Review and Share. Returns `{hide()}`.
+ * Installs the end card (in `.app`, over the top bar and the turn) and the
+ * move cue. `tabs` is initTabs' `{show(name)}`, for Review and Share.
+ * Returns `{hide()}`.
  */
 export function initEndCard(controller, { tabs } = {}) {
   const board = document.getElementById('board');
@@ -194,8 +195,8 @@ export function initEndCard(controller, { tabs } = {}) {
   const title = el('h2', { id: 'end-title', class: 'end-title', 'data-testid': 'end-result' });
   const kicker = el('p', { class: 'end-kicker' });
   const detail = el('p', { id: 'end-detail', class: 'end-detail', 'data-testid': 'end-line' });
-  const note = el('p', { class: 'end-note' });
-  const rematch = el('button', { type: 'button', class: 'btn primary end-btn', 'data-testid': 'rematch' });
+  const note = el('p', { id: 'end-note', class: 'end-note' });
+  const rematch = el('button', { type: 'button', class: 'btn primary end-btn', 'data-testid': 'rematch', 'aria-describedby': 'end-note' });
   const review = el('button', { type: 'button', class: 'btn end-btn', 'data-testid': 'review' });
   const share = el('button', { type: 'button', class: 'btn end-btn', 'data-testid': 'share-game' });
   const close = el('button', { type: 'button', class: 'end-close', 'data-testid': 'close-end-card' }, closeIcon());
@@ -206,23 +207,37 @@ export function initEndCard(controller, { tabs } = {}) {
       role: 'dialog',
       'aria-modal': 'false',
       'aria-labelledby': 'end-title',
-      'aria-describedby': 'end-detail',
+      'aria-describedby': 'end-detail end-note',
       'data-testid': 'end-card',
     },
     close,
     badge(),
-    kicker,
-    title,
+    el('div', { class: 'end-head' }, kicker, title),
     detail,
     el('div', { class: 'end-actions' }, rematch, review, share),
     note,
   );
   card.hidden = true;
-  frame.append(card);
+  // A grid item of the page's layout (game.css places it over the top bar
+  // and the turn), before the board in reading order.
+  const app = frame.closest('.app');
+  const play = frame.closest('.play');
+  if (app && play && play.parentElement === app) app.insertBefore(card, play);
+  else frame.append(card);
 
   let shown = null; // the state the card is about, while it is up or about to be
   let timer = 0;
   let returnFocus = null;
+
+  // Everything shows where the room allows; where it is short (phones
+  // upright) the note gives way, and the card holds the title, the detail
+  // and the buttons. Measured, so it holds for any language and width.
+  const fit = () => {
+    if (card.hidden) return;
+    card.dataset.fit = 'full';
+    if (card.scrollHeight > card.clientHeight) card.dataset.fit = 'short';
+  };
+  new ResizeObserver(fit).observe(card);
 
   const fill = () => {
     if (!shown) return;
@@ -234,7 +249,11 @@ export function initEndCard(controller, { tabs } = {}) {
     note.hidden = !words.note;
     card.dataset.tone = words.tone;
     card.dataset.result = shown.result;
+    card.dataset.note = words.note ? 'true' : 'false';
     rematch.textContent = t('end.rematch');
+    // The note again as the button's tooltip, for where the short card leaves it out.
+    if (words.note) rematch.title = words.note;
+    else rematch.removeAttribute('title');
     review.textContent = t('end.review');
     share.textContent = t('end.share');
     close.setAttribute('aria-label', t('end.close'));
@@ -259,43 +278,12 @@ export function initEndCard(controller, { tabs } = {}) {
     returnFocus = null;
   };
 
-  // Where the card covers least of the winning line: one of nine spots
-  // (top/centre/bottom by left/centre/right) inside the board, the centre
-  // winning ties. On a phone it cannot miss the line altogether, but it
-  // keeps a row line in view wherever the board has the room.
-  const place = () => {
-    delete card.dataset.v;
-    delete card.dataset.h;
-    if (card.hidden) return;
-    const ultimate = board.dataset.kind !== 'classic';
-    const line = [...board.querySelectorAll(ultimate ? '.small[data-line]' : '.cell[data-line]')].map((n) => n.getBoundingClientRect());
-    if (line.length === 0) return;
-    const area = board.getBoundingClientRect();
-    const w = card.offsetWidth;
-    const h = card.offsetHeight;
-    const m = PLACE_MARGIN_PX;
-    const xs = { center: area.left + (area.width - w) / 2, left: area.left + m, right: area.right - m - w };
-    const ys = { center: area.top + (area.height - h) / 2, top: area.top + m, bottom: area.bottom - m - h };
-    const overlap = (x, y) =>
-      line.reduce((sum, r) => sum
-        + Math.max(0, Math.min(r.right, x + w) - Math.max(r.left, x)) * Math.max(0, Math.min(r.bottom, y + h) - Math.max(r.top, y)), 0);
-    let best = null;
-    for (const [v, y] of Object.entries(ys)) {
-      for (const [hz, x] of Object.entries(xs)) {
-        const cover = overlap(x, y);
-        if (!best || cover < best.cover - 1) best = { cover, v, hz };
-      }
-    }
-    if (best.v !== 'center') card.dataset.v = best.v;
-    if (best.hz !== 'center') card.dataset.h = best.hz;
-  };
-
   const show = () => {
     if (!shown) return;
     fill();
     const wasHidden = card.hidden;
     card.hidden = false;
-    place();
+    fit();
     if (wasHidden) {
       // Focus moves to Rematch only from the board or nowhere, never out of a form control elsewhere.
       const active = document.activeElement;
@@ -352,8 +340,7 @@ export function initEndCard(controller, { tabs } = {}) {
 
   onLangChange(() => {
     fill();
-    place();
+    fit();
   });
-  window.addEventListener('resize', place);
   return { hide };
 }
