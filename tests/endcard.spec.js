@@ -1,10 +1,10 @@
 // The end of a game: the end card (result, winning line, Rematch, Review,
 // Share, Close/Escape, gone on Undo), where it sits at every screen size
 // (never over the winning line or the board, inside the viewport, nothing
-// cut off, touch-sized buttons), counted words in the singular and
-// plural, the confetti (none under reduced motion), the cue on the board a
-// move sends the opponent to, and the optional sounds (off by default, no
-// console error when on).
+// cut off, touch-sized buttons), the status box's Rematch once it is
+// closed, counted words in the singular and plural, the confetti (none
+// under reduced motion), the cue on the board a move sends the opponent to,
+// and the optional sounds (off by default, no console error when on).
 
 import { test, expect } from './support/fixtures.js';
 
@@ -353,6 +353,51 @@ test('against the AI the card says the rematch swaps colours, where it has the r
   await expect(page.locator('.end-note')).toBeHidden();
   await expect(page.getByTestId('rematch')).toHaveAccessibleDescription('In the rematch you play O.');
   await expectCardPlaced(page, 'diagonal', '360x640 against the AI, after turning');
+});
+
+// ---- Rematch once the card is closed ----
+
+for (const how of ['review', 'share-game']) {
+  test(`after ${how} closes the card, the status box offers Rematch, which swaps colours against the AI`, async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await winAt(page, { moves: WINS.topRow, mode: 'ai-x' });
+    const statusRematch = page.locator('#btn-rematch');
+    // While the card is up, its own Rematch is the one offered.
+    await expect(statusRematch).toBeHidden();
+    await page.getByTestId(how).click();
+    await expect(page.getByTestId('end-card')).toBeHidden();
+    await expect(statusRematch).toBeVisible();
+    await expect(statusRematch).toHaveText('Rematch');
+    const size = await statusRematch.boundingBox();
+    expect(size.height).toBeGreaterThanOrEqual(44);
+    expect(await statusRematch.evaluate((b) => b.scrollWidth <= b.clientWidth)).toBe(true);
+    await statusRematch.click();
+    // A new game with the colours swapped: the AI has X now, and the person O.
+    await expect(page.locator('#player-o-name')).toHaveText('You');
+    await expect(page.locator('#player-x-name')).toHaveText('AI · Medium');
+    expect(await page.evaluate(() => JSON.parse(localStorage.getItem('uttt.settings')).data.mode)).toBe('ai-o');
+    await expect(statusRematch).toBeHidden();
+    await expect.poll(() => page.locator('#board button[data-mark]').count()).toBeLessThanOrEqual(1);
+  });
+}
+
+test('two players: after Close the status box offers Rematch; it is gone on Undo and back at the end', async ({ page }) => {
+  await page.setViewportSize({ width: 844, height: 390 });
+  await winAt(page, { moves: WINS.diagonal, lang: 'zh-CN' });
+  const statusRematch = page.locator('#btn-rematch');
+  await page.getByTestId('close-end-card').click();
+  await expect(statusRematch).toBeVisible();
+  await expect(statusRematch).toHaveText('再来一局');
+  expect(await statusRematch.evaluate((b) => b.scrollWidth <= b.clientWidth)).toBe(true);
+  await page.locator('#btn-undo').click();
+  await expect(statusRematch).toBeHidden();
+  await page.locator('#btn-redo').click();
+  await expect(statusRematch).toBeVisible();
+  // Two players keep their colours: a fresh board, X to move.
+  await statusRematch.click();
+  await expect(page.locator('#board button[data-mark]')).toHaveCount(0);
+  await expect(page.locator('#board')).toHaveAttribute('data-turn', 'x');
+  await expect(statusRematch).toBeHidden();
 });
 
 // ---- counted words ----

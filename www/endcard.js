@@ -8,6 +8,8 @@
 //   keyboard shortcuts keep working, Escape or Close dismisses it, and it
 //   goes away by itself as soon as the game is no longer over (undo, a new
 //   game, browsing back);
+// - once the card is closed (Review, Share, Close), the status box's Rematch
+//   (`#btn-rematch`) offers the same rematch while the finished game shows;
 // - a win by the person (or either win in two-player) gets a short burst of
 //   confetti, none under prefers-reduced-motion;
 // - in Ultimate, after each move, a brief ring pulses on the board the
@@ -181,10 +183,15 @@ function initMoveCue(board, controller) {
   });
 }
 
+/** Whether the status box offers a rematch for `state`: a finished game against the AI or between two players. */
+export function offersRematch(state) {
+  return Boolean(state && state.over && (state.mode === 'ai' || state.mode === 'human') && !state.puzzle);
+}
+
 /**
- * Installs the end card (in `.app`, over the top bar and the turn) and the
- * move cue. `tabs` is initTabs' `{show(name)}`, for Review and Share.
- * Returns `{hide()}`.
+ * Installs the end card (in `.app`, over the top bar and the turn), the
+ * status box's Rematch and the move cue. `tabs` is initTabs' `{show(name)}`,
+ * for Review and Share. Returns `{hide()}`.
  */
 export function initEndCard(controller, { tabs } = {}) {
   const board = document.getElementById('board');
@@ -224,8 +231,10 @@ export function initEndCard(controller, { tabs } = {}) {
   const play = frame.closest('.play');
   if (app && play && play.parentElement === app) app.insertBefore(card, play);
   else frame.append(card);
+  const statusRematch = document.getElementById('btn-rematch');
 
   let shown = null; // the state the card is about, while it is up or about to be
+  let latest = controller.getState();
   let timer = 0;
   let returnFocus = null;
 
@@ -238,6 +247,11 @@ export function initEndCard(controller, { tabs } = {}) {
     if (card.scrollHeight > card.clientHeight) card.dataset.fit = 'short';
   };
   new ResizeObserver(fit).observe(card);
+
+  // The status box's Rematch stands in for the card's once the card is closed.
+  const syncStatusRematch = () => {
+    if (statusRematch) statusRematch.hidden = Boolean(shown) || !offersRematch(latest);
+  };
 
   const fill = () => {
     if (!shown) return;
@@ -268,6 +282,7 @@ export function initEndCard(controller, { tabs } = {}) {
   const hide = ({ restore = false } = {}) => {
     clearTimeout(timer);
     shown = null;
+    syncStatusRematch();
     if (card.hidden) return;
     const hadFocus = card.contains(document.activeElement);
     card.hidden = true;
@@ -298,25 +313,30 @@ export function initEndCard(controller, { tabs } = {}) {
 
   document.addEventListener('uttt:gameover', (event) => {
     shown = event.detail;
+    latest = event.detail;
+    syncStatusRematch();
     clearTimeout(timer);
     timer = setTimeout(show, SHOW_DELAY_MS);
   });
 
   document.addEventListener('uttt:state', (event) => {
     const s = event.detail;
-    if (!shown) return;
+    latest = s;
     // Undo, a new game, browsing back or another game loaded: the card is out of date.
-    if (!s.over || s.gameId !== shown.gameId || s.cursor !== shown.cursor || s.record !== shown.record) {
+    if (shown && (!s.over || s.gameId !== shown.gameId || s.cursor !== shown.cursor || s.record !== shown.record)) {
       hide({ restore: true });
       frame.querySelector('.celebration')?.remove();
     }
+    syncStatusRematch();
   });
 
-  rematch.addEventListener('click', () => {
+  const startRematch = () => {
     hide();
     controller.rematch();
     focusBoard();
-  });
+  };
+  rematch.addEventListener('click', startRematch);
+  statusRematch?.addEventListener('click', startRematch);
   review.addEventListener('click', () => {
     hide();
     tabs?.show('moves');
@@ -342,5 +362,6 @@ export function initEndCard(controller, { tabs } = {}) {
     fill();
     fit();
   });
+  syncStatusRematch();
   return { hide };
 }
