@@ -77,11 +77,39 @@ export class AiClient {
     this.failures = 0;
     this.loadTimer = null;
     this.spawn();
+    this.showWork();
   }
 
   /** True while a search is outstanding. */
   get busy() {
     return this.pending !== null;
+  }
+
+  /**
+   * What the page has the worker doing, as far as the page knows: 'search'
+   * (a move or a hint), 'review', 'ponder' (the AI thinking on after its
+   * move), 'analyse' or 'survey' (the live evaluation, the worth overlay),
+   * or 'idle'. An analysis or pondering the worker ended by itself (its
+   * time was up or the position is solved) still counts until the page
+   * stops it, so 'idle' is never claimed while the worker may search.
+   */
+  get work() {
+    if (this.pending) return 'search';
+    if (this.reviewing) return 'review';
+    if (this.analysisId === null) return 'idle';
+    if (this.pondering) return 'ponder';
+    return this.analysed?.startsWith('survey ') ? 'survey' : 'analyse';
+  }
+
+  /**
+   * Mirrors `work` on the root element as `data-ai-work`, so that tests
+   * (and anyone looking in the inspector) can see whether the worker is
+   * spending a core: tests/engine-quiet.spec.js polls it for 'idle'.
+   */
+  showWork() {
+    if (typeof document === 'undefined') return;
+    const work = this.work;
+    if (document.documentElement.dataset.aiWork !== work) document.documentElement.dataset.aiWork = work;
   }
 
   spawn() {
@@ -95,6 +123,7 @@ export class AiClient {
       const job = this.pending;
       if (job) {
         this.pending = null;
+        this.showWork();
         this.onTrouble('failed', error.message);
         job.reject(failure('failed', `could not start the worker: ${error.message}`));
       }
@@ -138,6 +167,7 @@ export class AiClient {
     }
     if (job.attempts >= MAX_ATTEMPTS) {
       this.pending = null;
+      this.showWork();
       this.onTrouble('failed', detail);
       job.reject(failure('failed', detail));
       return;
@@ -207,6 +237,7 @@ export class AiClient {
   settle(job) {
     this.disarm(job);
     this.pending = null;
+    this.showWork();
   }
 
   receive(worker, message) {
@@ -293,6 +324,7 @@ export class AiClient {
       default:
         break;
     }
+    this.showWork();
   }
 
   /**
@@ -321,6 +353,7 @@ export class AiClient {
         this.pending = null;
         reject(failure('failed', 'the AI worker could not be started'));
       }
+      this.showWork();
     });
   }
 
@@ -373,6 +406,7 @@ export class AiClient {
     this.analysisId = id;
     this.analysed = key;
     this.post({ ...request, id });
+    this.showWork();
     return true;
   }
 
@@ -382,6 +416,7 @@ export class AiClient {
     this.pondering = false;
     this.answered = null;
     this.analysed = null;
+    this.showWork();
   }
 
   /**
@@ -414,6 +449,7 @@ export class AiClient {
     this.nextId += 1;
     return new Promise((resolve, reject) => {
       this.reviewing = { id, onMove, resolve, reject, timer: null };
+      this.showWork();
       this.armReview();
       this.post({ type: 'review', id, text });
     });
@@ -435,6 +471,7 @@ export class AiClient {
     const job = this.reviewing;
     if (!job) return;
     this.reviewing = null;
+    this.showWork();
     clearTimeout(job.timer);
     if (error) job.reject(error);
   }
