@@ -12,6 +12,9 @@
 //                    xWins, draw and oWins are its chances (0-1);
 // - `uttt:analysis` detail = a report of the live evaluation, the same
 //                    fields, of the shown position (see maybeAnalyse);
+// - `uttt:eval-capped` detail = true once the live evaluation of the shown
+//                    position stopped at its cap (LIVE_EVAL_CAP_MS), false
+//                    when that no longer holds (see keepAnalysing);
 // - `uttt:worth`    detail = `{position, cells}` (each legal move's worth,
 //                    the best first, see AiClient.survey) of the shown
 //                    position while the overlay is on, or null to clear it;
@@ -34,7 +37,7 @@
 
 import { WebGame } from './wasm.js';
 import * as storage from './storage.js';
-import { addGame, attachReview, findGame, keepLines, loadHistory, scoreCard } from './records.js';
+import { addGame, attachReview, findGame, finished as finishedEntry, keepLines, loadHistory, scoreCard } from './records.js';
 import { packReview, unpackReview } from './reviews.js';
 import { describe, refusal, humanSide } from './status.js';
 import { t } from './i18n.js';
@@ -318,15 +321,133 @@ function commit({ played = false } = {}) {
 }
 
 /**
- * True when the shown position should be analysed: the bar is shown, the
- * tab is visible, the AI is not searching, the position is not over, and a
- * person is to move in it (or is looking back at an earlier one). Never
- * online, where it would help one player against the other, nor in AI
- * against AI, whose own searches are on the bar.
+ * How long the live evaluation may search one position of a person's think
+ * when nobody asked it to: the cap that keeps the bar from spending a whole
+ * core (and a phone's battery) for as long as a person thinks. Five seconds
+ * takes the analyst well past the depths where the chances shown still move
+ * much (on a laptop its depth reports come every fraction of a second up to
+ * the mid-teens; each depth after costs about twice the one before), and is
+ * short next to a person's think. "Keep analysing" (keepAnalysing) lifts it
+ * for the position shown; the worth overlay, which the player turns on to
+ * see it, has none. Only the time the analysis actually runs counts: a
+ * hidden tab, another pane or a bar scrolled away pause it.
+ */
+export const LIVE_EVAL_CAP_MS = 5000;
+
+/**
+ * The live evaluation's account of the shown position: which position,
+ * how long it has been analysed (spentMs, plus since: when the running
+ * stretch began, or null), its cap timer, whether it stopped at the cap,
+ * and whether the player asked it to run on without one.
+ */
+const live = { position: null, spentMs: 0, since: null, timer: 0, capped: false, unlimited: false };
+
+/** Says whether the live evaluation of the shown position stands at its cap. */
+function setCapped(capped) {
+  if (live.capped === capped) return;
+  live.capped = capped;
+  emit('uttt:eval-capped', capped);
+}
+
+/** Pauses the cap's clock: the analysis is not running now. */
+function pauseLive() {
+  clearTimeout(live.timer);
+  live.timer = 0;
+  if (live.since === null) return;
+  live.spentMs += performance.now() - live.since;
+  live.since = null;
+}
+
+/** A new position on the board starts a new account, with the whole cap. */
+function liveFor(position) {
+  if (live.position === position) return;
+  pauseLive();
+  Object.assign(live, { position, spentMs: 0, unlimited: false });
+  setCapped(false);
+}
+
+/** The analysis of the shown position runs: the cap's clock runs too, unless the player lifted it. */
+function runLive() {
+  if (live.since !== null || live.unlimited) return;
+  live.since = performance.now();
+  live.timer = setTimeout(() => {
+    pauseLive();
+    setCapped(true);
+    // Not wanted any more: maybeAnalyse stops the worker.
+    maybeAnalyse();
+  }, Math.max(0, LIVE_EVAL_CAP_MS - live.spentMs));
+}
+
+/**
+ * Lets the live evaluation of the shown position run on without its cap
+ * (the bar's "Keep analysing"), until another position is shown.
+ */
+export function keepAnalysing() {
+  if (!state.game) return;
+  liveFor(state.game.positionString());
+  pauseLive();
+  live.unlimited = true;
+  setCapped(false);
+  maybeAnalyse();
+}
+
+/** True when the live evaluation of the shown position stopped at its cap. */
+export function evaluationCapped() {
+  return live.capped;
+}
+
+/** The last record found to end in a finished position, or not: `{record, over}`. */
+let lineEnd = { record: null, over: false };
+
+/**
+ * True when the line on the board ends in a finished position (the core's
+ * view at the end of its record says so), wherever the cursor is.
+ */
+function lineOver() {
+  if (state.view.outcome !== null) return true;
+  if (state.view.ply === state.view.length) return false;
+  const record = state.game.record();
+  if (lineEnd.record !== record) {
+    let end = null;
+    try {
+      end = WebGame.fromText(record);
+      lineEnd = { record, over: end.view().outcome !== null };
+    } catch {
+      lineEnd = { record, over: false };
+    } finally {
+      if (end) end.free();
+    }
+  }
+  return lineEnd.over;
+}
+
+/**
+ * True while the game on the board is one against the AI still being
+ * played: the evaluation bar then keeps the engine's numbers, best line and
+ * depth to itself at every position of it (looking back too: they would
+ * give the next moves away). False once the game is over (the history holds
+ * it as finished, or its line ends in a finished position), in two-player
+ * games and AI against AI, and online (whose bar shows no evaluation).
+ */
+export function evaluationQuiet() {
+  const { mode } = state.settings;
+  if (!state.game || state.online || (mode !== 'ai-x' && mode !== 'ai-o')) return false;
+  const known = findGame(state.gameId);
+  return !(known && finishedEntry(known)) && !lineOver();
+}
+
+/**
+ * True when the shown position should be analysed: the bar is shown and
+ * on screen (see setLiveEval) and has not reached its cap, or the worth
+ * overlay is on; the tab is visible, the AI is not searching, the position
+ * is not over, and a person is to move in it (or is looking back at an
+ * earlier one). Never online, where it would help one player against the
+ * other, nor in AI against AI, whose own searches are on the bar.
  */
 function wantsAnalysis() {
   const { mode } = state.settings;
-  if (!ai || !(state.liveEval || state.worthOverlay) || document.hidden || state.online) return false;
+  const bar = state.liveEval && !live.capped;
+  if (!ai || !(bar || state.worthOverlay) || document.hidden || state.online) return false;
   if (state.thinking || ai.busy || ai.reviewing || mode === 'watch') return false;
   // An evaluation would give the puzzle's answer away.
   if (state.view.outcome !== null || state.puzzle?.status === 'open') return false;
@@ -347,21 +468,28 @@ function maybeAnalyse() {
   state.heldReport = null;
   const position = state.game.positionString();
   if (state.worth && (state.worth.position !== position || !state.worthOverlay)) showWorth(null);
+  liveFor(position);
   if (!wantsAnalysis()) {
+    pauseLive();
     if (ai.analysed !== null && !ai.busy) ai.stopPondering();
     showWorth(null);
     return;
   }
+  const atEnd = state.view.ply === state.view.length;
+  // The survey (asked for by turning the overlay on) and the AI's own
+  // pondering are not the bar's: the cap does not count them.
   if (state.worthOverlay) {
-    const live = state.view.ply === state.view.length;
-    if (ai.survey(position, { ponder: live && pondering() })) state.surveyed = position;
+    pauseLive();
+    if (ai.survey(position, { ponder: atEnd && pondering() })) state.surveyed = position;
     return;
   }
-  if (ai.pondering && state.view.ply === state.view.length) {
+  if (ai.pondering && atEnd) {
+    pauseLive();
     if (held) emit('uttt:analysis', held);
     return;
   }
-  ai.analyse(position);
+  if (ai.analyse(position)) runLive();
+  else pauseLive();
 }
 
 /** Draws `worth` ({position, cells}) on the board, or clears it (null). */
@@ -905,8 +1033,9 @@ export function analyse({ ms = 1000, level = 'master' } = {}) {
 
 /**
  * Turns the live evaluation on or off (the page calls it as the evaluation
- * bar is shown or hidden), and the survey of every move's worth (as the
- * overlay is).
+ * bar starts or stops showing the engine's evaluation on screen: shown,
+ * in the pane on view, scrolled into view), and the survey of every move's
+ * worth (as the overlay is).
  */
 export function setLiveEval(on, { worth = false } = {}) {
   state.liveEval = Boolean(on);
@@ -1180,8 +1309,10 @@ export function start({ render, aiClient, levels, confirm }) {
   });
   // Nobody thinks about a hidden tab: pondering would only spend the battery.
   document.addEventListener('visibilitychange', () => {
-    if (document.hidden && ai) ai.stopPondering();
-    else maybeAnalyse();
+    if (document.hidden && ai) {
+      pauseLive();
+      ai.stopPondering();
+    } else maybeAnalyse();
   });
 }
 
