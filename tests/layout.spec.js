@@ -231,3 +231,36 @@ test('AI vs AI: P pauses and resumes, S plays one move while paused', async ({ p
   await expect(page.locator('#btn-pause')).toHaveAttribute('aria-pressed', 'false');
   await expect.poll(() => markCount(page)).toBeGreaterThan(paused + 2);
 });
+
+for (const [width, height, locale] of [[360, 640, 'en-US'], [844, 390, 'zh-CN']]) {
+  test.describe(`${width}x${height} ${locale}`, () => {
+    test.use({ viewport: { width, height }, locale });
+    test("a shared link's notice and its way back stay in the status box", async ({ page }) => {
+      await openWith(page, {});
+      await cell(page, 0, 0).click();
+      await cell(page, 0, 4).click();
+      await expectMarks(page, 2);
+      await page.goto('./#ultimate-standard:e5e4d2');
+      await expect(page.locator('html')).toHaveAttribute('data-ready', 'true');
+      await expectMarks(page, 3);
+      const back = page.getByTestId('back-to-game');
+      await expect(back).toBeVisible();
+      const [box, board, notice, button] = await Promise.all(
+        ['#status-box', '#board', '#notice'].map((s) => page.locator(s).boundingBox()).concat(back.boundingBox()),
+      );
+      for (const inner of [notice, button]) {
+        expect(inner.y).toBeGreaterThanOrEqual(box.y);
+        expect(inner.y + inner.height).toBeLessThanOrEqual(box.y + box.height);
+      }
+      expect(box.y + box.height <= board.y || box.x >= board.x + board.width).toBe(true);
+      expect(await overflowing(page)).toEqual([]);
+      expect(button.height).toBeGreaterThanOrEqual(44);
+      await back.click();
+      await expectMarks(page, 2);
+      await expect(page.locator('#notice')).toContainText(locale === 'en-US' ? 'previous game is back' : '之前的棋局');
+      await page.locator('#btn-dismiss').click();
+      await expect(page.locator('#notice')).toBeEmpty();
+      await expect(back).toHaveCount(0);
+    });
+  });
+}

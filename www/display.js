@@ -1,7 +1,8 @@
 // The display options of the Game tab that the evaluation bar, the Hint
-// button and the board read: show the bar, show the Hint button, show each
-// move's worth. Kept in localStorage under 'uttt.review' (older saves
-// without the overlay read it as off); the toggles are built into
+// button and the board read: show the bar, show who is ahead (in words) on
+// it during a game against the AI, show the Hint button, show each move's
+// worth. Kept in localStorage under 'uttt.review' (older saves without the
+// overlay or the words read them as off); the toggles are built into
 // #display-options.
 
 import { t, onLangChange } from './i18n.js';
@@ -12,9 +13,14 @@ const STORAGE_KEY = 'uttt.review';
 function load() {
   try {
     const s = JSON.parse(localStorage.getItem(STORAGE_KEY) || '{}');
-    return { showEval: s?.showEval !== false, showHint: s?.showHint !== false, showWorth: s?.showWorth === true };
+    return {
+      showEval: s?.showEval !== false,
+      showAhead: s?.showAhead === true,
+      showHint: s?.showHint !== false,
+      showWorth: s?.showWorth === true,
+    };
   } catch {
-    return { showEval: true, showHint: true, showWorth: false };
+    return { showEval: true, showAhead: false, showHint: true, showWorth: false };
   }
 }
 
@@ -28,7 +34,9 @@ function save(options) {
 
 /**
  * Builds the toggles into `host` and returns the options:
- * `{ showEval, showHint, showWorth, onChange(fn) }`; `fn()` runs after any changes.
+ * `{ showEval, showAhead, showHint, showWorth, onChange(fn) }`; `fn()` runs
+ * after any changes. showAhead: during a game against the AI, the bar says
+ * who is ahead in words (otherwise it is hidden then); off by default.
  */
 export function initDisplayOptions(host) {
   const options = load();
@@ -50,12 +58,16 @@ export function initDisplayOptions(host) {
   };
   host.append(
     toggle('showEval', 'opt-show-eval', 'settings.showEval'),
+    toggle('showAhead', 'opt-show-ahead', 'settings.showAhead', 'ahead-toggle'),
     toggle('showHint', 'opt-show-hint', 'settings.showHint'),
     toggle('showWorth', 'opt-show-worth', 'settings.showWorth', 'worth-toggle'),
   );
   return {
     get showEval() {
       return options.showEval;
+    },
+    get showAhead() {
+      return options.showAhead;
     },
     get showHint() {
       return options.showHint;

@@ -82,11 +82,13 @@ async function boot() {
   registerServiceWorker();
   const display = initDisplayOptions(document.getElementById('display-options'));
   const evalBar = initEvalBar(document.getElementById('eval-bar'), controller, display);
-  // The live evaluation runs only while its bar or the overlay is shown.
+  // The live evaluation runs only while the bar shows it on screen (see
+  // evalBar.live) or the overlay is shown.
   initWorthOverlay(boardRoot, { display });
-  const liveEval = () => controller.setLiveEval(display.showEval, { worth: display.showWorth });
+  const liveEval = () => controller.setLiveEval(evalBar.live, { worth: display.showWorth });
   liveEval();
   display.onChange(liveEval);
+  evalBar.onLiveChange(liveEval);
   const hint = initHint(controller, { display, evalBar });
   initGameReview(document.getElementById('game-review'), controller);
   const moves = initMoveList(document.getElementById('review-panel'), controller);

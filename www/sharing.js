@@ -53,8 +53,12 @@ export function initSharing(host, controller, { focusMoves }) {
 
   let state = controller.getState();
 
+  // In the status box, the way back is one of its actions, beside the
+  // words; it goes when the notice does (statusbox.js).
+  const statusActions = document.getElementById('status-actions');
   const showMessage = (text, kind = 'info', where = notice) => {
     for (const m of [notice, shareMessage]) m.replaceChildren();
+    statusActions.querySelector('.back-button')?.remove();
     where.textContent = text;
     where.dataset.kind = kind;
   };
@@ -69,10 +73,13 @@ export function initSharing(host, controller, { focusMoves }) {
     if (typeof startAt === 'number') {
       await withoutMoveAnnouncements(() => controller.showLine(line, line ? startAt : Math.min(startAt, state.length)));
     }
-    showMessage(t(okKey, { count: result.length }), 'info', where);
     // The game that was on the board is one click away, so opening a link or
     // replaying an old game never loses it.
-    if (previous.length > 0 && previous.record && previous.record !== (state.tree ?? state.record)) {
+    const canGoBack = previous.length > 0 && previous.record && previous.record !== (state.tree ?? state.record);
+    // Beside the way back, the status box has room for the short message only.
+    const key = canGoBack && where === notice && okKey === 'review.shared' ? 'review.sharedBack' : okKey;
+    showMessage(t(key, { count: result.length }), 'info', where);
+    if (canGoBack) {
       const back = el('button', { type: 'button', class: 'btn back-button', 'data-testid': 'back-to-game', text: t('btn.backToGame') });
       back.addEventListener('click', () =>
         openRecord(previous.record, {
@@ -83,7 +90,13 @@ export function initSharing(host, controller, { focusMoves }) {
           where,
         }),
       );
-      where.append(' ', back);
+      if (where === notice) {
+        back.classList.add('status-action');
+        back.dataset.belongs = 'notice';
+        statusActions.prepend(back);
+      } else {
+        where.append(' ', back);
+      }
     }
     return true;
   };

@@ -1,7 +1,8 @@
 // The status box's messages: a hint (#hint-text) or a notice about a game
 // opened (#notice) shows over the status line until the position changes
 // or the person dismisses it. The Dismiss button is shown exactly while
-// one of them is.
+// one of them is, and a notice's own action (marked data-belongs="notice")
+// leaves with it.
 
 const $ = (id) => document.getElementById(id);
 
@@ -14,8 +15,11 @@ export function initStatusBox({ onDismiss }) {
   const notice = $('notice');
   const hint = $('hint-text');
   const button = $('btn-dismiss');
+  const actions = $('status-actions');
   const sync = () => {
     button.hidden = !(notice.textContent || hint.textContent);
+    // An action that belongs to the notice (the way back to a game) goes with it.
+    if (!notice.textContent) for (const action of actions.querySelectorAll('[data-belongs="notice"]')) action.remove();
   };
   const watch = { childList: true, characterData: true, subtree: true };
   for (const slot of [notice, hint]) new MutationObserver(sync).observe(slot, watch);
