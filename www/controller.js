@@ -754,7 +754,9 @@ export async function continueHere() {
 
 /** How many plies Undo takes back: against the AI, your move and its reply. */
 function undoSteps() {
-  if (!state.view || state.online) return 0;
+  // AI vs AI has no move of a person's to take back: its moves are browsed
+  // in the move list, and stepped through with Pause and Step.
+  if (!state.view || state.online || state.settings.mode === 'watch') return 0;
   const { ply, sideToMove } = state.view;
   const human = humanSide(state.settings.mode);
   if (ply === 0) return 0;
@@ -767,7 +769,7 @@ function undoSteps() {
 
 /** How many plies Redo replays: against the AI, up to your next turn. */
 function redoSteps() {
-  if (state.online) return 0;
+  if (state.online || state.settings.mode === 'watch') return 0;
   if (!state.view) return 0;
   const { ply, length, sideToMove } = state.view;
   const human = humanSide(state.settings.mode);
@@ -784,8 +786,6 @@ function walk(steps, step) {
   stopAi();
   clearNotice();
   state.live = false;
-  // In AI vs AI, stepping through the game pauses it, so the AI does not play on at once.
-  if (state.settings.mode === 'watch') state.paused = true;
   for (let i = 0; i < steps; i += 1) step();
   commit();
   return true;

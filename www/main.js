@@ -5,7 +5,7 @@
 // rule is still decided by core.
 
 import { loadWasm, levels, apiVersion } from './wasm.js';
-import { t, onLangChange, languageSwitch } from './i18n.js';
+import { t, tn, onLangChange, languageSwitch } from './i18n.js';
 import { BoardView } from './board.js';
 import { AiClient } from './ai.js';
 import { renderChrome, bindChrome, fillLevels } from './chrome.js';
@@ -28,10 +28,11 @@ import { initTutorial, openHelp } from './tutorial.js';
 import { initEndCard } from './endcard.js';
 import { initSound } from './sound.js';
 import { initTitle } from './title.js';
+import { initStatusBox } from './statusbox.js';
 
 /** The question before a game in progress is replaced. */
 function confirmLeave(question, { moves }) {
-  return confirmDialog(t(`leave.${question}.title`), t('leave.body', { moves }), {
+  return confirmDialog(t(`leave.${question}.title`), tn('leave.body', moves), {
     ok: t(`leave.${question}.ok`),
     cancel: t('leave.keep'),
   });
@@ -90,6 +91,7 @@ async function boot() {
   display.onChange(liveEval);
   evalBar.onLiveChange(liveEval);
   const hint = initHint(controller, { display, evalBar });
+  initStatusBox({ onDismiss: hint.dismiss });
   initGameReview(document.getElementById('game-review'), controller);
   const moves = initMoveList(document.getElementById('review-panel'), controller);
   const sharing = initSharing(document.getElementById('share-host'), controller, { focusMoves: moves.focus });
@@ -116,6 +118,8 @@ async function boot() {
     undo: controller.undo,
     redo: controller.redo,
     hint: hint.hint,
+    pause: () => controller.setPaused(!controller.getState().paused),
+    step: controller.step,
     focusBoard: () => focusRequiredBoard(boardRoot),
     help: openHelp,
   });
