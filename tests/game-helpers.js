@@ -9,6 +9,19 @@ export async function open(page, path = './') {
   await expect(page.locator('html')).toHaveAttribute('data-ready', 'true');
 }
 
+/**
+ * Opens the page with these settings stored, as a returning player would:
+ * Ultimate against a Beginner AI, playing X, unless `settings` say otherwise.
+ */
+export async function openWith(page, settings) {
+  await page.addInitScript((data) => {
+    if (sessionStorage.getItem('uttt.seeded')) return;
+    sessionStorage.setItem('uttt.seeded', '1');
+    localStorage.setItem('uttt.settings', JSON.stringify({ v: 1, data }));
+  }, { kind: 'ultimate', mode: 'ai-x', level: 'beginner', levelO: 'beginner', rules: 'standard', speed: 'fast', ...settings });
+  await open(page);
+}
+
 /** Opens the panel's tab `name` (moves, game, stats, share). */
 export async function showTab(page, name) {
   await page.locator(`#tab-${name}`).click();

@@ -4,7 +4,7 @@
 // move, no label is cut off, dialogs fit, and touch targets are big enough.
 
 import { test, expect } from './support/fixtures.js';
-import { open, cell, markCount, expectMarks, aiIdle } from './game-helpers.js';
+import { openWith, cell, markCount, expectMarks, aiIdle } from './game-helpers.js';
 
 const SIZES = [
   [360, 640],
@@ -36,14 +36,9 @@ function cellFloor(width, height) {
   return side >= 390 ? 37 : side >= 360 ? 33.5 : 33;
 }
 
-/** Starts the page with these settings stored, as a returning player would. */
-async function openWith(page, settings) {
-  await page.addInitScript((data) => {
-    if (sessionStorage.getItem('uttt.seeded')) return;
-    sessionStorage.setItem('uttt.seeded', '1');
-    localStorage.setItem('uttt.settings', JSON.stringify({ v: 1, data }));
-  }, { kind: 'ultimate', mode: 'human', level: 'beginner', levelO: 'beginner', rules: 'standard', speed: 'fast', ...settings });
-  await open(page);
+/** Opens the page as a returning player of two-player games (or of `settings`). */
+function openTwoPlayer(page, settings = {}) {
+  return openWith(page, { mode: 'human', ...settings });
 }
 
 /**
@@ -114,7 +109,7 @@ for (const [width, height] of SIZES) {
 
       test('after a hint every cell of row 1 takes its tap; nothing moves; nothing is cut off; targets are big enough', async ({ page }) => {
         test.slow();
-        await openWith(page, {});
+        await openTwoPlayer(page);
         const start = await controlBoxes(page);
         // Upright phones, where the hint once covered row 1, try its every
         // cell; the other sizes one cell of each of its boards.
@@ -172,7 +167,7 @@ for (const [width, height] of SIZES) {
       });
 
       test('the question before a game is replaced fits, its safe choice first', async ({ page }) => {
-        await openWith(page, {});
+        await openTwoPlayer(page);
         await cell(page, 4, 4).click();
         await expectMarks(page, 1);
         await page.locator('#btn-new').click();
@@ -236,7 +231,7 @@ for (const [width, height, locale] of [[360, 640, 'en-US'], [844, 390, 'zh-CN']]
   test.describe(`${width}x${height} ${locale}`, () => {
     test.use({ viewport: { width, height }, locale });
     test("a shared link's notice and its way back stay in the status box", async ({ page }) => {
-      await openWith(page, {});
+      await openTwoPlayer(page);
       await cell(page, 0, 0).click();
       await cell(page, 0, 4).click();
       await expectMarks(page, 2);

@@ -3,7 +3,7 @@
 // here, AI vs AI pause and step, and keyboard play in few key presses.
 
 import { test, expect } from './support/fixtures.js';
-import { open, showTab, cell, markCount, expectMarks, aiIdle } from './game-helpers.js';
+import { openWith, showTab, cell, markCount, expectMarks, aiIdle } from './game-helpers.js';
 
 const SIZES = [
   [360, 640],
@@ -13,16 +13,6 @@ const SIZES = [
   [1366, 768],
   [1920, 1080],
 ];
-
-/** Starts the page with these settings stored, as a returning player would. */
-async function openWith(page, settings) {
-  await page.addInitScript((data) => {
-    if (sessionStorage.getItem('uttt.seeded')) return;
-    sessionStorage.setItem('uttt.seeded', '1');
-    localStorage.setItem('uttt.settings', JSON.stringify({ v: 1, data }));
-  }, { kind: 'ultimate', mode: 'ai-x', level: 'beginner', levelO: 'beginner', rules: 'standard', speed: 'fast', ...settings });
-  await open(page);
-}
 
 /** Every control the issue names, each fully inside the viewport. */
 async function offScreen(page) {
