@@ -1,6 +1,9 @@
 // The live evaluation: while a person is to move, the worker analyses the
 // shown position and the evaluation bar and its best line follow it. It never
 // plays a move, stops while the bar is hidden, and does not slow the AI.
+// During a game against the AI the bar keeps its numbers to itself (see
+// engine-quiet.spec.js): there the analysis runs only for the words of the
+// "who is ahead" option, and its reports are read from the page's events.
 
 import { test, expect } from './support/fixtures.js';
 import { open, choose, cell, expectMarks, markCount, aiIdle, showTab, newGame, timedMove } from './game-helpers.js';
@@ -27,9 +30,14 @@ async function lineStart(page) {
 }
 
 async function setBar(page, shown) {
+  await setOption(page, '#opt-show-eval', shown);
+}
+
+/** Checks or unchecks a display option of the Game tab, then goes back to the moves. */
+async function setOption(page, selector, on) {
   await showTab(page, 'game');
-  if (shown) await page.locator('#opt-show-eval').check();
-  else await page.locator('#opt-show-eval').uncheck();
+  if (on) await page.locator(selector).check();
+  else await page.locator(selector).uncheck();
   await showTab(page, 'moves');
 }
 
@@ -38,7 +46,7 @@ test('the bar follows the position a person is to move in, never plays, and rest
   await choose(page, { mode: 'human' });
   await watchAnalysis(page);
   // Nobody searches for a move in two-player play: the evaluation is the live one.
-  await expect(page.getByTestId('eval-text')).toContainText(/X \d+% · draw \d+% · O \d+% · depth \d+/);
+  await expect(page.getByTestId('eval-text')).toContainText(/X \d+% · draw \d+% · O \d+% · looked \d+ moves? ahead/);
   await expect(page.getByTestId('eval-line')).toContainText(/^Best line: [a-i][1-9]( [a-i][1-9])+/);
 
   await cell(page, 4, 4).click();
@@ -60,8 +68,14 @@ test('the bar follows the position a person is to move in, never plays, and rest
   expect(await markCount(page)).toBe(1);
 });
 
-test('looking back in a game against the AI, the bar follows the shown position and the AI waits', async ({ page }) => {
+/** The first move of the last live-evaluation report's line, or null. */
+async function reportedStart(page) {
+  return page.evaluate(() => window.__analysis.at(-1)?.pv?.[0] ?? null);
+}
+
+test('looking back in a game against the AI, the evaluation follows the shown position, the bar says only words, and the AI waits', async ({ page }) => {
   await open(page);
+  await setOption(page, '#opt-show-ahead', true);
   await choose(page, { mode: 'ai-x', level: 'easy' });
   await cell(page, 4, 4).click();
   await expectMarks(page, 2);
@@ -71,15 +85,22 @@ test('looking back in a game against the AI, the bar follows the shown position 
   await expectMarks(page, 0);
   // The start position: X to move anywhere, and the line is X's.
   await expect.poll(() => page.evaluate(() => window.__analysis.length), { timeout: 10_000 }).toBeGreaterThan(1);
-  await expect(page.getByTestId('eval-line')).toContainText(/^Best line: [a-i][1-9]/);
+  expect(await reportedStart(page)).toMatch(/^[a-i][1-9]$/);
+  // The bar keeps the line to itself.
+  await expect(page.locator('#eval-bar')).toHaveAttribute('data-view', 'words');
+  await expect(page.getByTestId('eval-line')).toHaveText('');
   await page.waitForTimeout(800);
   await expectMarks(page, 0);
+  await page.evaluate(() => {
+    window.__analysis = [];
+  });
   await page.locator('#review-panel [data-nav="last"]').click();
   await expectMarks(page, 2);
   // Back at the live position X is to move in the board O sent it to.
   const o = await page.locator('#board button[data-mark="o"]').getAttribute('data-cell');
   const free = await page.locator(`#board .small[data-board="${o}"]`).getAttribute('data-playable');
-  if (free === 'true') await expect.poll(async () => boardOf((await lineStart(page)) ?? 'a1'), { timeout: 10_000 }).toBe(Number(o));
+  if (free === 'true') await expect.poll(async () => boardOf((await reportedStart(page)) ?? 'a1'), { timeout: 10_000 }).toBe(Number(o));
+  await expect(page.getByTestId('eval-line')).toHaveText('');
   await page.waitForTimeout(800);
   await expectMarks(page, 2);
 });
@@ -93,12 +114,13 @@ test('the AI answers as fast with the live evaluation on as with it off', { tag:
     await aiIdle(page);
     return ms;
   };
+  // Against the AI the live evaluation runs for the "who is ahead" words.
   // Off first, so the run with it on meets the analyst already made.
-  await setBar(page, false);
+  await setOption(page, '#opt-show-ahead', false);
   const off = await reply();
   await newGame(page);
   await expectMarks(page, 0);
-  await setBar(page, true);
+  await setOption(page, '#opt-show-ahead', true);
   await watchAnalysis(page);
   // The person thinks while the analyst works on the start position.
   await expect.poll(() => page.evaluate(() => window.__analysis.length), { timeout: 10_000 }).toBeGreaterThan(2);
