@@ -96,6 +96,35 @@ function smallestCell(page) {
   );
 }
 
+/**
+ * The open question fits the viewport: its buttons whole, 44 px high, the
+ * safe choice first; it is answered with that choice, which changes nothing.
+ */
+async function expectDialogFits(page, width, height) {
+  const dialog = page.locator('dialog[open]');
+  await expect(dialog).toBeVisible();
+  const marks = await markCount(page);
+  const boxes = await dialog.locator('button').evaluateAll((buttons) =>
+    buttons.map((b) => {
+      const r = b.getBoundingClientRect();
+      return { answer: b.dataset.answer, left: r.left, right: r.right, top: r.top, bottom: r.bottom, height: r.height, cut: b.scrollWidth > b.clientWidth + 1 };
+    }),
+  );
+  expect(boxes.map((b) => b.answer)).toEqual(['cancel', 'ok']);
+  for (const b of boxes) {
+    expect(b.left).toBeGreaterThanOrEqual(0);
+    expect(b.right).toBeLessThanOrEqual(width);
+    expect(b.top).toBeGreaterThanOrEqual(0);
+    expect(b.bottom).toBeLessThanOrEqual(height);
+    expect(b.height).toBeGreaterThanOrEqual(44);
+    expect(b.cut).toBe(false);
+  }
+  expect(await overflowing(page)).toEqual([]);
+  await dialog.locator('[data-answer="cancel"]').click();
+  await expect(dialog).toHaveCount(0);
+  expect(await markCount(page)).toBe(marks);
+}
+
 /** Taps the centre of a cell where a finger would: whatever is on top there gets it. */
 async function tapCentre(page, locator) {
   const box = await locator.boundingBox();
@@ -111,8 +140,8 @@ for (const [width, height] of SIZES) {
         test.slow();
         await openTwoPlayer(page);
         const start = await controlBoxes(page);
-        // Upright phones, where the hint once covered row 1, try its every
-        // cell; the other sizes one cell of each of its boards.
+        // Upright phones, where row 1 is nearest the status box, try its
+        // every cell; the other sizes one cell of each of its boards.
         const upright = width < 440 && height > width;
         const row1 = [0, 1, 2].flatMap((b) => (upright ? [0, 1, 2] : [b]).map((c) => [b, c]));
         for (const [b, c] of row1) {
@@ -164,36 +193,40 @@ for (const [width, height] of SIZES) {
         }
         // The AI's level is on its chip, whole.
         await expect(page.locator('#player-o-name')).toContainText(look.locale === 'en-US' ? 'Beginner' : '入门');
+        // Back at the first move, with the AI to move: the status and
+        // Continue share the box, whole, and still nothing moves.
+        await page.locator('.move-list button[data-ply="1"]').click();
+        await expect(page.locator('#btn-continue')).toBeVisible();
+        expect(await controlBoxes(page)).toEqual(start);
+        expect(await overflowing(page)).toEqual([]);
+        expect(await smallTargets(page)).toEqual([]);
       });
 
-      test('the question before a game is replaced fits, its safe choice first', async ({ page }) => {
+      test('every pane of the panel: no label cut off, every target big enough', async ({ page }) => {
+        await openWith(page, { mode: 'ai-x' });
+        for (const name of ['game', 'stats', 'share', 'online', 'moves']) {
+          await page.locator(`#tab-${name}`).click();
+          await expect(page.locator(`#pane-${name}`)).toBeVisible();
+          expect(await overflowing(page), name).toEqual([]);
+          expect(await smallTargets(page), name).toEqual([]);
+        }
+      });
+
+      test('the questions before a game is replaced fit, their safe choice first', async ({ page }) => {
         await openTwoPlayer(page);
         await cell(page, 4, 4).click();
         await expectMarks(page, 1);
         await page.locator('#btn-new').click();
-        const dialog = page.locator('dialog[open]');
-        await expect(dialog).toBeVisible();
-        const boxes = await dialog.locator('button').evaluateAll((buttons) =>
-          buttons.map((b) => {
-            const r = b.getBoundingClientRect();
-            return { answer: b.dataset.answer, left: r.left, right: r.right, top: r.top, bottom: r.bottom, height: r.height, cut: b.scrollWidth > b.clientWidth + 1 };
-          }),
-        );
-        expect(boxes.map((b) => b.answer)).toEqual(['cancel', 'ok']);
-        for (const b of boxes) {
-          expect(b.left).toBeGreaterThanOrEqual(0);
-          expect(b.right).toBeLessThanOrEqual(width);
-          expect(b.top).toBeGreaterThanOrEqual(0);
-          expect(b.bottom).toBeLessThanOrEqual(height);
-          expect(b.height).toBeGreaterThanOrEqual(44);
-          expect(b.cut).toBe(false);
-        }
-        await dialog.locator('[data-answer="cancel"]').click();
-        await expectMarks(page, 1);
+        await expectDialogFits(page, width, height);
+        // A setting changed mid-game asks too, with longer labels.
+        await page.locator('#tab-game').click();
+        await page.selectOption('#set-rules', 'tiebreak');
+        await expectDialogFits(page, width, height);
       });
 
       test('AI vs AI: Pause and Step sit beside the board, in view', async ({ page }) => {
-        await openWith(page, { mode: 'watch', speed: 'fast' });
+        await openWith(page, { mode: 'watch', speed: 'normal' });
+        await expect(dialog).toBeVisible();
         for (const id of ['btn-pause', 'btn-step']) {
           const box = await page.locator(`#${id}`).boundingBox();
           expect(box.y).toBeGreaterThanOrEqual(0);
@@ -210,7 +243,7 @@ for (const [width, height] of SIZES) {
 }
 
 test('AI vs AI: P pauses and resumes, S plays one move while paused', async ({ page }) => {
-  await openWith(page, { mode: 'watch', speed: 'fast' });
+  await openWith(page, { mode: 'watch', speed: 'normal' });
   await expect.poll(() => markCount(page)).toBeGreaterThan(0);
   await page.keyboard.press('p');
   await expect(page.locator('#btn-pause')).toHaveAttribute('aria-pressed', 'true');

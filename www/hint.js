@@ -17,10 +17,14 @@ export function initHint(controller, { display, evalBar }) {
   const text = document.getElementById('hint-text');
   let state = controller.getState();
   let ringed = null;
+  // Which request is current: clear() moves it on, so an answer to a hint
+  // dismissed (or replaced) while it was being looked for is dropped.
+  let asking = 0;
 
   // No hint while the AI thinks, online, or for a puzzle's answer.
   const unavailable = () => Boolean(state.over || state.thinking || state.mode === 'online' || state.puzzle === 'open');
   const clear = () => {
+    asking += 1;
     if (ringed) ringed.classList.remove('hint-cell');
     ringed = null;
     text.textContent = '';
@@ -34,13 +38,14 @@ export function initHint(controller, { display, evalBar }) {
   button.addEventListener('click', async () => {
     if (!controller.analyse || button.disabled || button.hidden) return;
     clear();
-    const asked = state.record + state.cursor;
+    const request = asking;
     text.textContent = t('hint.thinking');
     button.disabled = true;
     try {
       const answer = await controller.analyse({ ms: HINT_MS });
-      if (!answer || state.record + state.cursor !== asked) {
-        text.textContent = answer ? '' : t('hint.unavailable');
+      if (request !== asking) return;
+      if (!answer) {
+        text.textContent = t('hint.unavailable');
         return;
       }
       const cell = document.querySelector(`button[data-board="${answer.board}"][data-cell="${answer.cell}"]`);
@@ -57,7 +62,7 @@ export function initHint(controller, { display, evalBar }) {
         evalBar.show({ score, mate, xWins, draw, oWins, depth });
       }
     } catch {
-      text.textContent = t('hint.unavailable');
+      if (request === asking) text.textContent = t('hint.unavailable');
     } finally {
       button.disabled = unavailable();
     }

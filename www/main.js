@@ -118,8 +118,8 @@ async function boot() {
     undo: controller.undo,
     redo: controller.redo,
     hint: hint.hint,
-    pause: () => controller.setPaused(!controller.getState().paused),
-    step: controller.step,
+    pause: () => document.getElementById('btn-pause').click(),
+    step: () => document.getElementById('btn-step').click(),
     focusBoard: () => focusRequiredBoard(boardRoot),
     help: openHelp,
   });

@@ -12,8 +12,3 @@ const query = typeof matchMedia === 'function' ? matchMedia(KEYBOARD_POINTER) : 
 export function isTouchDevice() {
   return query ? !query.matches : false;
 }
-
-/** Calls `fn()` when the primary pointer changes (a tablet docked or undocked, devtools' emulation). */
-export function onPointerChange(fn) {
-  query?.addEventListener('change', () => fn());
-}

@@ -1,6 +1,6 @@
 // The Share tab (#share-host): copy a link to the game, export and import
 // its record; and opening a game from the URL's fragment or the history.
-// Messages about opening a game go under the status line (#notice), where
+// Messages about opening a game go in the status box (#notice), where
 // they are seen; those of copy, export and import next to their buttons.
 
 import { t, onLangChange } from './i18n.js';
@@ -151,9 +151,11 @@ export function initSharing(host, controller, { focusMoves }) {
     const before = state;
     state = event.detail || controller.getState();
     // A message about opening a game is done once a new move is played
-    // (browsing keeps the record as it is); the game it replaced stays in
+    // (browsing keeps the record as it is) or another game is on the board
+    // (a new game, a rematch, new settings); the game it replaced stays in
     // the history.
-    if (oneMoveOn(before, state) && before.record !== state.record) notice.replaceChildren();
+    const played = oneMoveOn(before, state) && before.record !== state.record;
+    if (played || before.gameId !== state.gameId) notice.replaceChildren();
   });
   const translate = () => {
     heading.textContent = t('share.title');

@@ -1,10 +1,23 @@
-// The status box's messages: a hint (#hint-text) or a notice about a game
-// opened (#notice) shows over the status line until the position changes
-// or the person dismisses it. The Dismiss button is shown exactly while
-// one of them is, and a notice's own action (marked data-belongs="notice")
-// leaves with it.
+// The status box: the status line, and a message in its place while one is
+// up: a hint (#hint-text) or a notice about a game opened (#notice). The
+// Dismiss button is shown exactly while a message is, and a notice's own
+// action (marked data-belongs="notice") leaves with it. A refusal or a
+// failure in the status takes the box back at once, so it is always seen.
+// Each text is set smaller when it needs more room than the box has.
 
 const $ = (id) => document.getElementById(id);
+
+/** Tones of the status that the person must see even over a message. */
+const URGENT = new Set(['warn', 'error']);
+
+/**
+ * Sets `node` at the box's size, or one step smaller (data-fit="small")
+ * when its text does not fit: the box's height never changes.
+ */
+export function fitText(node) {
+  if (node.dataset.fit) delete node.dataset.fit;
+  if (node.scrollHeight > node.clientHeight + 1) node.dataset.fit = 'small';
+}
 
 /**
  * Wires #btn-dismiss to the two message slots. `onDismiss()` takes the
@@ -12,6 +25,8 @@ const $ = (id) => document.getElementById(id);
  * cleared here.
  */
 export function initStatusBox({ onDismiss }) {
+  const box = $('status-box');
+  const status = $('status');
   const notice = $('notice');
   const hint = $('hint-text');
   const button = $('btn-dismiss');
@@ -20,13 +35,25 @@ export function initStatusBox({ onDismiss }) {
     button.hidden = !(notice.textContent || hint.textContent);
     // An action that belongs to the notice (the way back to a game) goes with it.
     if (!notice.textContent) for (const action of actions.querySelectorAll('[data-belongs="notice"]')) action.remove();
+    for (const slot of [notice, hint]) fitText(slot);
   };
-  const watch = { childList: true, characterData: true, subtree: true };
-  for (const slot of [notice, hint]) new MutationObserver(sync).observe(slot, watch);
-  button.addEventListener('click', () => {
+  const dismiss = () => {
     notice.replaceChildren();
     onDismiss();
     sync();
+  };
+  const watch = { childList: true, characterData: true, subtree: true };
+  for (const slot of [notice, hint]) new MutationObserver(sync).observe(slot, watch);
+  new MutationObserver(() => {
+    if (URGENT.has(status.dataset.tone) && !button.hidden) dismiss();
+    fitText(status);
+  }).observe(status, { ...watch, attributes: true, attributeFilter: ['data-tone'] });
+  new ResizeObserver(() => {
+    fitText(status);
+    sync();
+  }).observe(box);
+  button.addEventListener('click', () => {
+    dismiss();
     // The button is gone now: the board is where the person was going.
     $('board').focus({ preventScroll: true });
   });

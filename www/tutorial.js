@@ -52,6 +52,7 @@ const KEYS = [
   [['H'], 'tutorial.key.hint'],
   [['B'], 'tutorial.key.board'],
   [['?'], 'tutorial.key.help'],
+  [['P', 'S'], 'tutorial.key.watch'],
   [['← ↑ → ↓'], 'tutorial.key.arrows'],
   [['Enter'], 'tutorial.key.enter'],
 ];

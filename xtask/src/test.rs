@@ -418,6 +418,7 @@ fn end_to_end(root: &Path, extra_args: &[String]) -> std::result::Result<Counts,
     let dist = scratch.join("dist");
     site::make_dist(root, &dist).map_err(fail)?;
     setup::ensure_browser().map_err(fail)?;
+    setup::ensure_cjk_font().map_err(fail)?;
     setup::ensure_npm_packages(root).map_err(fail)?;
 
     // Served by the real game server under a sub-path, as on a GitHub
