@@ -38,27 +38,7 @@ for (const [width, height] of SIZES) {
   test.describe(`at ${width}x${height}`, () => {
     test.use({ viewport: { width, height }, hasTouch: true });
 
-    test('ten moves by tap never scroll the page, keep the board and its controls in view, and never move the board', async ({ page }) => {
-      await openWith(page, {});
-      expect(await offScreen(page)).toEqual([]);
-      // Where the board is: a status message that wraps or unwraps must not move it.
-      const boardBox = () => page.locator('#board').evaluate((b) => {
-        const r = b.getBoundingClientRect();
-        return [Math.round(r.top), Math.round(r.left), Math.round(r.width)];
-      });
-      await yourTurn(page);
-      const start = await boardBox();
-      for (let i = 0; i < 10; i += 1) {
-        await yourTurn(page);
-        if ((await page.locator('#board').getAttribute('data-over')) === 'true') break;
-        await page.locator('#board button[data-legal="true"]').first().tap();
-        await yourTurn(page);
-        expect(await page.evaluate(() => scrollY)).toBe(0);
-        expect(await offScreen(page)).toEqual([]);
-        expect(await boardBox()).toEqual(start);
-      }
-      expect(await markCount(page)).toBeGreaterThanOrEqual(10);
-    });
+    // Ten moves by tap at these sizes and more: tests/layout.spec.js.
 
     test('ten moves by keyboard never scroll the page, in at most 3 key presses a move (median)', async ({ page }, info) => {
       await openWith(page, {});
@@ -238,7 +218,9 @@ test('from an earlier position against the AI, Continue from here lets the AI mo
   // Back to the position after your first move: it is the AI's turn there.
   await page.locator('.move-list button[data-ply="1"]').click();
   await expectMarks(page, 1);
-  await expect(page.locator('#status')).toContainText('Continue from here');
+  // The status says where the person is; Continue from here stands beside it.
+  await expect(page.locator('#status')).toContainText('Viewing move 1 of 2');
+  await expect(page.locator('#btn-continue')).toBeVisible();
   await cell(page, 0, 0).click();
   await expect(page.locator('#status')).toContainText('Continue from here');
   await page.locator('#btn-continue').click();

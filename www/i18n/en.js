@@ -106,7 +106,7 @@ export default {
   'speed.fast': 'Fast',
   'status.browsingAi': 'Viewing move {ply} of {length}.',
   'status.paused': 'Paused: {player} to move. Resume, or Step one move.',
-  'refuse.continueFirst': 'The AI moves here: press Continue to play on.',
+  'refuse.continueFirst': 'The AI moves here: press “Continue from here”.',
   'refuse.changed': 'The game changed while you were asked; the move was not played.',
   'leave.newGame.title': 'Start a new game?',
   'leave.newGame.ok': 'New game',

@@ -104,7 +104,7 @@ export default {
   'speed.fast': '快',
   'status.browsingAi': '正在查看第 {ply} 步（共 {length} 步）。',
   'status.paused': '已暂停：轮到 {player}。可以继续，或走一步。',
-  'refuse.continueFirst': '这里轮到电脑走：点“从这里继续”接着下。',
+  'refuse.continueFirst': '这里轮到电脑走：请点“从这里继续”。',
   'refuse.changed': '确认期间棋局已变化，这步棋没有下。',
   'leave.newGame.title': '开始新游戏？',
   'leave.newGame.ok': '新游戏',
