@@ -186,7 +186,7 @@ test('a saved "on" starts the audio at the first gesture, not before', async ({ 
  * page opens with all but the last move played and X to move).
  */
 const WINS = {
-  // The centre board's diagonal: the one the old card covered on phones.
+  // The diagonal through the centre board, which a card over the board would cover on phones.
   diagonal: [[0, 2], [2, 4], [4, 6], [6, 8], [8, 6], [6, 4], [4, 2], [2, 0], [0, 6], [6, 2], [2, 2], [2, 3], [3, 2], [2, 1],
     [1, 2], [2, 8], [8, 7], [7, 8], [8, 4], [4, 0], [0, 4], [4, 8], [8, 1], [1, 4], [4, 4]],
   // The top row: the boards nearest the card when it sits above the board.
