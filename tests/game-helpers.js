@@ -63,6 +63,15 @@ export async function playAll(page, moves) {
   }
 }
 
+/** Turns the overlay of every move's worth on or off in the Game tab, then shows the Moves tab. */
+export async function setOverlay(page, shown) {
+  await showTab(page, 'game');
+  const toggle = page.getByTestId('worth-toggle');
+  if (shown) await toggle.check();
+  else await toggle.uncheck();
+  await showTab(page, 'moves');
+}
+
 /** The cell button at `cell` of small board `board`. */
 export function cell(page, board, c) {
   return page.locator(`#board button[data-board="${board}"][data-cell="${c}"]`);

@@ -148,7 +148,7 @@ for (const [width, height] of SIZES) {
     test.describe(`${width}x${height} ${look.locale} ${look.colorScheme}`, () => {
       test.use({ viewport: { width, height }, hasTouch: true, locale: look.locale, colorScheme: look.colorScheme });
 
-      test('after a hint every cell of row 1 takes its tap; nothing moves; nothing is cut off; targets are big enough', async ({ page }) => {
+      test('after a hint every cell of row 1 takes its tap; nothing moves or is cut off; targets are big enough; questions fit', async ({ page }) => {
         test.slow();
         await openTwoPlayer(page);
         const start = await controlBoxes(page);
@@ -168,12 +168,12 @@ for (const [width, height] of SIZES) {
           expect(await controlBoxes(page)).toEqual(start);
           expect(await overflowing(page)).toEqual([]);
           await tapCentre(page, cell(page, b, c));
-          await expectMarks(page, 1);
+          await expectMarks(page, 1, { intervals: [50] });
           await expect(cell(page, b, c)).toHaveAttribute('data-mark', 'x');
           await expect(page.locator('#hint-text')).toBeEmpty();
           expect(await controlBoxes(page)).toEqual(start);
           await page.locator('#btn-undo').tap();
-          await expectMarks(page, 0);
+          await expectMarks(page, 0, { intervals: [50] });
         }
         // A hint can be dismissed, and the status comes back.
         await page.locator('#btn-hint').tap();
@@ -186,9 +186,19 @@ for (const [width, height] of SIZES) {
         expect(await page.evaluate(() => scrollY)).toBe(0);
         expect(await smallTargets(page)).toEqual([]);
         expect(await smallestCell(page)).toBeGreaterThanOrEqual(cellFloor(width, height));
+        // The questions before a game under way is replaced: New game, and
+        // a setting changed (longer labels).
+        await cell(page, 4, 4).click();
+        await expectMarks(page, 1);
+        await page.locator('#btn-new').click();
+        await expectDialogFits(page, width, height);
+        await page.locator('#tab-game').click();
+        await page.selectOption('#set-rules', 'tiebreak');
+        await expectDialogFits(page, width, height);
       });
 
-      test('ten moves against the AI never move the controls or cut a label', async ({ page }) => {
+      test('ten moves against the AI never move the controls or cut a label; every pane fits', async ({ page }) => {
+        test.slow();
         await openWith(page, { mode: 'ai-x' });
         await aiIdle(page);
         const start = await controlBoxes(page);
@@ -196,7 +206,7 @@ for (const [width, height] of SIZES) {
           if ((await page.locator('#board').getAttribute('data-over')) === 'true') break;
           const before = await markCount(page);
           await tapCentre(page, page.locator('#board button[data-legal="true"]').first());
-          await expect.poll(() => markCount(page)).toBeGreaterThan(before);
+          await expect.poll(() => markCount(page), { intervals: [50] }).toBeGreaterThan(before);
           // While the AI thinks, and once it has answered, all stays put.
           expect(await controlBoxes(page)).toEqual(start);
           await aiIdle(page);
@@ -215,28 +225,13 @@ for (const [width, height] of SIZES) {
         expect(await controlBoxes(page)).toEqual(start);
         expect(await overflowing(page)).toEqual([]);
         expect(await smallTargets(page)).toEqual([]);
-      });
-
-      test('every pane of the panel: no label cut off, every target big enough', async ({ page }) => {
-        await openWith(page, { mode: 'ai-x' });
+        // Every pane of the panel, with a game under way.
         for (const name of ['game', 'stats', 'share', 'online', 'moves']) {
           await page.locator(`#tab-${name}`).click();
           await expect(page.locator(`#pane-${name}`)).toBeVisible();
           expect(await overflowing(page), name).toEqual([]);
           expect(await smallTargets(page), name).toEqual([]);
         }
-      });
-
-      test('the questions before a game is replaced fit, their safe choice first', async ({ page }) => {
-        await openTwoPlayer(page);
-        await cell(page, 4, 4).click();
-        await expectMarks(page, 1);
-        await page.locator('#btn-new').click();
-        await expectDialogFits(page, width, height);
-        // A setting changed mid-game asks too, with longer labels.
-        await page.locator('#tab-game').click();
-        await page.selectOption('#set-rules', 'tiebreak');
-        await expectDialogFits(page, width, height);
       });
 
       test('AI vs AI: Pause and Step sit beside the board, in view', async ({ page }) => {

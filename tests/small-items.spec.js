@@ -6,7 +6,7 @@
 // colours, and what the review's accuracy means.
 
 import { test, expect } from './support/fixtures.js';
-import { open, choose, showTab, cell, expectMarks, aiIdle } from './game-helpers.js';
+import { open, choose, showTab, cell, expectMarks, aiIdle, setOverlay } from './game-helpers.js';
 
 /** Words for developers that a player should never be shown. */
 const DEVELOPER_WORDS = /cargo|xtask|websocket|console|server|服务器/i;
@@ -155,15 +155,6 @@ test('Two players shows no AI level; the AI modes do', async ({ page }) => {
 });
 
 test.describe('the worth overlay’s legend', () => {
-  /** Turns the overlay on or off in the Game tab, then shows the Moves tab. */
-  async function setOverlay(page, shown) {
-    await showTab(page, 'game');
-    const toggle = page.getByTestId('worth-toggle');
-    if (shown) await toggle.check();
-    else await toggle.uncheck();
-    await showTab(page, 'moves');
-  }
-
   test('shows in the Moves tab under the evaluation bar while the overlay is on, never over the board', async ({ page }) => {
     await open(page);
     await choose(page, { mode: 'human' });

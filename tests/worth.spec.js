@@ -4,16 +4,7 @@
 // follows the position, never plays, and does not slow the AI.
 
 import { test, expect } from './support/fixtures.js';
-import { open, choose, cell, markCount, expectMarks, aiIdle, showTab, newGame, timedMove } from './game-helpers.js';
-
-/** Turns the overlay on or off in the Game tab. */
-async function setOverlay(page, shown) {
-  await showTab(page, 'game');
-  const toggle = page.getByTestId('worth-toggle');
-  if (shown) await toggle.check();
-  else await toggle.uncheck();
-  await showTab(page, 'moves');
-}
+import { open, choose, cell, markCount, expectMarks, aiIdle, showTab, newGame, timedMove, setOverlay } from './game-helpers.js';
 
 /**
  * Collects the page's `uttt:worth` events in window.__worth, and in
