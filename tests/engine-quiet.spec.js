@@ -12,7 +12,7 @@
 // may still be searching) and from the worker's own messages.
 
 import { test, expect } from './support/fixtures.js';
-import { open, choose, cell, expectMarks, aiIdle, showTab, playAll } from './game-helpers.js';
+import { open, choose, cell, expectMarks, aiIdle, showTab, playAll, setOption } from './game-helpers.js';
 
 /** Anything of the engine's search that words-only must never show. */
 const NUMBERS = /\d|%|Best line|moves? ahead|depth/;
@@ -71,13 +71,6 @@ async function expectQuiet(page, { words }) {
     await expect(bar(page)).toBeHidden();
   }
   expect(state.text.replace(/^Evaluation: /, '')).not.toMatch(NUMBERS);
-}
-
-async function setOption(page, id, on) {
-  await showTab(page, 'game');
-  if (on) await page.locator(id).check();
-  else await page.locator(id).uncheck();
-  await showTab(page, 'moves');
 }
 
 test('against the AI by default the bar shows nothing of the engine, and the worker rests while the player thinks', async ({ page }) => {

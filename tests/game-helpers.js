@@ -63,13 +63,17 @@ export async function playAll(page, moves) {
   }
 }
 
-/** Turns the overlay of every move's worth on or off in the Game tab, then shows the Moves tab. */
-export async function setOverlay(page, shown) {
+/** Checks or unchecks the Game tab's option `selector`, then shows the Moves tab. */
+export async function setOption(page, selector, on) {
   await showTab(page, 'game');
-  const toggle = page.getByTestId('worth-toggle');
-  if (shown) await toggle.check();
-  else await toggle.uncheck();
+  if (on) await page.locator(selector).check();
+  else await page.locator(selector).uncheck();
   await showTab(page, 'moves');
+}
+
+/** Turns the overlay of every move's worth on or off (see setOption). */
+export function setOverlay(page, shown) {
+  return setOption(page, '[data-testid="worth-toggle"]', shown);
 }
 
 /** The cell button at `cell` of small board `board`. */

@@ -6,7 +6,7 @@
 // "who is ahead" option, and its reports are read from the page's events.
 
 import { test, expect } from './support/fixtures.js';
-import { open, choose, cell, expectMarks, markCount, aiIdle, showTab, newGame, timedMove } from './game-helpers.js';
+import { open, choose, cell, expectMarks, markCount, aiIdle, showTab, newGame, timedMove, setOption } from './game-helpers.js';
 
 /** Counts the page's live-evaluation reports in window.__analysis. */
 async function watchAnalysis(page) {
@@ -31,14 +31,6 @@ async function lineStart(page) {
 
 async function setBar(page, shown) {
   await setOption(page, '#opt-show-eval', shown);
-}
-
-/** Checks or unchecks a display option of the Game tab, then goes back to the moves. */
-async function setOption(page, selector, on) {
-  await showTab(page, 'game');
-  if (on) await page.locator(selector).check();
-  else await page.locator(selector).uncheck();
-  await showTab(page, 'moves');
 }
 
 test('the bar follows the position a person is to move in, never plays, and rests while hidden', async ({ page }) => {
