@@ -56,6 +56,19 @@ async function barState(page) {
   }));
 }
 
+/**
+ * The bar is quiet (`words` as expectQuiet) at the two-move game's end, at
+ * its start, and back at its end: looking back gives nothing away either.
+ */
+async function expectQuietBackAndForth(page, { words }) {
+  await expectQuiet(page, { words });
+  await page.locator('#review-panel [data-nav="first"]').click();
+  await expectMarks(page, 0);
+  await expectQuiet(page, { words });
+  await page.locator('#review-panel [data-nav="last"]').click();
+  await expectMarks(page, 2);
+}
+
 /** Checks the bar shows nothing of the search: hidden and empty, or words only. */
 async function expectQuiet(page, { words }) {
   const state = await barState(page);
@@ -85,13 +98,8 @@ test('against the AI by default the bar shows nothing of the engine, and the wor
   await expectQuiet(page, { words: false });
   await expectMarks(page, 2);
   await aiIdle(page);
-  await expectQuiet(page, { words: false });
   // Looking back would give the same away.
-  await page.locator('#review-panel [data-nav="first"]').click();
-  await expectMarks(page, 0);
-  await expectQuiet(page, { words: false });
-  await page.locator('#review-panel [data-nav="last"]').click();
-  await expectMarks(page, 2);
+  await expectQuietBackAndForth(page, { words: false });
 
   // The player thinks for ten seconds: nothing searches.
   const thinkFrom = await page.evaluate(() => performance.now());
@@ -109,12 +117,7 @@ test('with "who is ahead" on, the bar says who is ahead in words only, at every 
   await expectMarks(page, 2);
   await aiIdle(page);
   await expect(page.getByTestId('eval-text')).not.toHaveText(/No evaluation yet/, { timeout: 15_000 });
-  await expectQuiet(page, { words: true });
-  await page.locator('#review-panel [data-nav="first"]').click();
-  await expectMarks(page, 0);
-  await expectQuiet(page, { words: true });
-  await page.locator('#review-panel [data-nav="last"]').click();
-  await expectMarks(page, 2);
+  await expectQuietBackAndForth(page, { words: true });
 
   // The hint still names its move, but puts no numbers on the bar.
   await page.getByTestId('hint').click();
