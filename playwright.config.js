@@ -3,6 +3,7 @@
 // port and passes the address in UTTT_BASE_URL. Run directly
 // (`npx playwright test`), it starts `cargo xtask serve` itself.
 
+import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
 import { args, executablePath } from './tests/support/browser.js';
 
@@ -15,7 +16,10 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
-  workers: process.env.CI ? 2 : undefined,
+  // Two at least: Playwright's default, half the cores, is one on the
+  // 2-core machines CI runs on, and the specs spend much of their time
+  // waiting on the page.
+  workers: Math.max(2, Math.floor(availableParallelism() / 2)),
   // A guard against hangs, not a measure: the long specs (four reloads and
   // a second page; ten moves with the live evaluation searching beside)
   // take 11-13 s alone but ran past 30 s twice in the whole suite on two
@@ -34,12 +38,14 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
-  // The specs tagged @quiet time the page while the AI thinks. They run
-  // after all the others, one at a time, so no other spec's search competes
-  // for this 2-core machine's cores while they measure.
+  // The specs tagged @quiet measure the page's speed on the way to their
+  // checks (see tests/support/figures.js). They run after all the others,
+  // one at a time, so their figures are the page's own. The `bench` project
+  // is `cargo xtask bench --page`'s alone.
   projects: [
     { name: 'game', grepInvert: /@quiet/ },
     { name: 'quiet', grep: /@quiet/, dependencies: ['game'], workers: 1 },
+    ...(process.env.UTTT_BENCH ? [{ name: 'bench', testDir: 'tests/bench', testMatch: '*.bench.js', workers: 1 }] : []),
   ],
   webServer: servedByXtask
     ? undefined

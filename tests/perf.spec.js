@@ -1,18 +1,14 @@
-// Figures for the note, measured in headless Chromium: wasm size (raw and
-// gzip), navigation to a playable board, and the longest main-thread task
-// while the AI thinks. Bounds are loose (a shared, loaded machine); the
-// figures are attached to the test and printed.
+// The page's size and speed in headless Chromium: wasm size (raw and gzip),
+// navigation to a playable board, and the longest main-thread task while the
+// AI thinks. The bounds are those only a defect crosses; the figures go to
+// `cargo xtask bench --page`.
 
 import { test, expect } from './support/fixtures.js';
+import { reportFigures, median } from './support/figures.js';
 import { open, choose, timedMove } from './game-helpers.js';
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
-// @quiet: run alone after the other specs (see playwright.config.js), so the
-// figures are the page's, not those of another spec's search on the other core.
+// @quiet: measured alone after the other specs (see playwright.config.js),
+// so the figures are the page's, not those of another spec's search.
 test('wasm size, time to a playable board, longest task while the AI thinks', { tag: '@quiet' }, async ({ page }, testInfo) => {
   await open(page);
   const size = await page.evaluate(async () => {
@@ -39,16 +35,13 @@ test('wasm size, time to a playable board, longest task while the AI thinks', { 
   const aiMs = await timedMove(page, 4, 4, 2);
   const longest = await page.evaluate(() => window.__longest);
 
-  const figures = {
+  reportFigures(testInfo, {
     wasmRawBytes: size.raw,
     wasmGzipBytes: size.gzip,
-    playableMsMedianOf5: Math.round(median(loads)),
-    playableMsAll: loads.map(Math.round),
+    playableMs: Math.round(median(loads)),
     masterReplyMs: aiMs,
     longestTaskWhileThinkingMs: longest,
-  };
-  testInfo.annotations.push({ type: 'figures', description: JSON.stringify(figures) });
-  console.log(`figures: ${JSON.stringify(figures)}`);
+  });
 
   expect(size.raw).toBeLessThan(1_000_000);
   expect(median(loads)).toBeLessThan(5000);

@@ -4,20 +4,19 @@
 // pondered depth. Figures for the note are attached and printed.
 
 import { test, expect } from './support/fixtures.js';
+import { reportFigures } from './support/figures.js';
 import { open, choose, cell, expectMarks, aiIdle, showTab } from './game-helpers.js';
 
 // Without Playwright's trace: its recorder snapshots the DOM in the page
-// after every action, a main-thread task of its own that a loaded machine
-// stretched to 61-306 ms (the longest task with the trace on; 0 ms with it
-// off, under the same two busy processes). The page's own move costs 16-35 ms
-// of main thread on an idle machine, so the tests run alone (@quiet): under
-// three busy processes on the two cores it once reached 129 ms.
+// after every action, a main-thread task of its own that would count as the
+// page's in the longest-task figure. The tests run alone (@quiet), so the
+// depths reached in a given time are the worker's, not another spec's.
 test.use({ trace: 'off' });
 
 /** How long the person "thinks" in these tests. */
 const THINK_MS = 2500;
 
-// @quiet: timing figures, run alone after the other specs.
+// @quiet: depths in a given time, measured alone after the other specs.
 test('the worker ponders in slices: the expected reply carries on deeper, a new request is taken at once', { tag: '@quiet' }, async ({ page }, testInfo) => {
   await open(page);
   const figures = await page.evaluate(async (thinkMs) => {
@@ -88,8 +87,12 @@ test('the worker ponders in slices: the expected reply carries on deeper, a new 
       otherFirstDepth: other.depths[0] ?? null,
     };
   }, THINK_MS);
-  testInfo.annotations.push({ type: 'figures', description: JSON.stringify(figures) });
-  console.log(`ponder figures: ${JSON.stringify(figures)}`);
+  reportFigures(testInfo, {
+    ponderedDepth: figures.ponderedDepth,
+    freshDepth: figures.freshDepth,
+    ackWhilePonderingMs: Math.max(...figures.ackWhilePonderingMs),
+    stopAnsweredMs: figures.stopAnsweredMs,
+  });
 
   expect(figures.freshFirstReportedDepth).toBe(1);
   // The pondered search went on from where the pondering got: deeper in the
@@ -99,9 +102,8 @@ test('the worker ponders in slices: the expected reply carries on deeper, a new 
   expect(figures.otherFirstDepth).toBe(1);
   expect(figures.stopCode).toBe('cancelled');
   // Slices are 10 ms: a worker that searched without returning to its loop
-  // would take the request only after seconds. The bound is loose for a
-  // loaded machine.
-  for (const ms of [...figures.ackWhilePonderingMs, figures.stopAnsweredMs]) expect(ms).toBeLessThan(250);
+  // would take the request only after seconds.
+  for (const ms of [...figures.ackWhilePonderingMs, figures.stopAnsweredMs]) expect(ms).toBeLessThan(1500);
 });
 
 /** Records the AI's progress reports and the longest main-thread task. */
@@ -142,7 +144,7 @@ async function playTheExpectedReply(page) {
   return page.evaluate(() => ({ first: window.__reports[0]?.depth ?? null, longest: window.__longest }));
 }
 
-// @quiet: timed alone, like the first test.
+// @quiet: measured alone, like the first test.
 test('the page ponders after Hard moves, stays responsive, and can be told not to', { tag: '@quiet' }, async ({ page }, testInfo) => {
   await open(page);
   await choose(page, { kind: 'ultimate', mode: 'ai-x', level: 'hard' });
@@ -163,13 +165,12 @@ test('the page ponders after Hard moves, stays responsive, and can be told not t
   await watchPage(page);
   const off = await playTheExpectedReply(page);
 
-  const figures = { firstDepthPondering: on.first, firstDepthNotPondering: off.first, longestTaskMs: Math.max(on.longest, off.longest) };
-  testInfo.annotations.push({ type: 'figures', description: JSON.stringify(figures) });
-  console.log(`page ponder figures: ${JSON.stringify(figures)}`);
+  const longestTaskMs = Math.max(on.longest, off.longest);
+  reportFigures(testInfo, { firstDepthPondering: on.first, longestTaskMs });
   // Hard carried on from its pondering: its first report is past depth 1.
   expect(on.first).toBeGreaterThan(1);
   expect(off.first).toBe(1);
-  // Under 50 ms means no long task at all: the search and the pondering
-  // stay in the worker, and a report costs the page only a redraw.
-  expect(figures.longestTaskMs).toBeLessThan(50);
+  // The search and the pondering stay in the worker: either on the main
+  // thread would be one task of the whole second Hard thinks.
+  expect(longestTaskMs).toBeLessThan(1000);
 });

@@ -364,7 +364,7 @@ fn load_average() -> Option<f64> {
     load_average_text().split_whitespace().next()?.parse().ok()
 }
 
-fn load_average_text() -> String {
+pub(crate) fn load_average_text() -> String {
     std::fs::read_to_string("/proc/loadavg")
         .map(|t| t.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
         .unwrap_or_else(|_| "unknown".into())

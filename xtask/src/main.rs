@@ -10,6 +10,7 @@ mod cmd;
 mod faulttest;
 mod loadtest;
 mod lockfile;
+mod pagebench;
 mod pondermatch;
 mod server;
 mod setup;
@@ -38,6 +39,9 @@ commands:
                          (extra arguments after `--` go to Playwright)
   bench [--runs N]       native vs headless-Chromium speed: perft and `uttt bench`, medians
         [--perft-depth D] [--depth D] [--positions N]   (defaults 5 runs, perft 8, depth 10, 16)
+  bench --page [--runs N]
+                         the page's speed figures in headless Chromium (reply times, longest
+                         main-thread task, review time, load time quiet and on a slow phone), medians
   loadtest [--games 100,1000,5000] [--seconds 20] [--pause-ms 200]
                          the game server under load over loopback: moves/s, round trips, CPU, memory
   faulttest [--games 100] [--seconds 60]
@@ -89,6 +93,9 @@ fn run(args: &[String]) -> Result {
             site::dist(&root, &out, server.as_ref())
         }
         "test" => test::run(&root, test::Options::parse(rest)?),
+        "bench" if rest.iter().any(|arg| arg == "--page") => {
+            pagebench::run(&root, &pagebench::Options::parse(rest)?)
+        }
         "bench" => bench::run(&root, &bench::Options::parse(rest)?),
         "loadtest" => loadtest::run(&root, &loadtest::Options::parse(rest)?),
         "faulttest" => faulttest::run(&root, &faulttest::Options::parse(rest)?),

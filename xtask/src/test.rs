@@ -413,44 +413,64 @@ fn wasm_tests(root: &Path) -> std::result::Result<Counts, (String, Counts)> {
 
 fn end_to_end(root: &Path, extra_args: &[String]) -> std::result::Result<Counts, (String, Counts)> {
     let fail = |message: String| (message, Counts::default());
-    build::build(root).map_err(fail)?;
-    let scratch = scratch(root).map_err(fail)?;
-    let dist = scratch.join("dist");
-    site::make_dist(root, &dist).map_err(fail)?;
-    setup::ensure_browser().map_err(fail)?;
-    setup::ensure_cjk_font().map_err(fail)?;
-    setup::ensure_npm_packages(root).map_err(fail)?;
-
-    // Served by the real game server under a sub-path, as on a GitHub
-    // Pages project site, so any root-relative URL in the page breaks a test.
-    let bin = server::build(root, server::Profile::Dev).map_err(fail)?;
-    let db = scratch.join("e2e-rooms.sqlite3");
-    let running = server::start(&bin, &dist, "/uttt/", &db).map_err(fail)?;
-    let base_url = running.url.clone();
-    println!("xtask: serving the dist folder at {base_url}");
-
-    let report = scratch.join("playwright.json");
-    let _ = std::fs::remove_file(&report);
-    let mut command = Command::new("node");
-    command
-        .current_dir(root)
-        .arg(root.join("node_modules/@playwright/test/cli.js"))
-        .arg("test")
-        .args(extra_args)
-        .env("UTTT_BASE_URL", &base_url)
-        .env("UTTT_PLAYWRIGHT_JSON", &report)
-        .env("UTTT_CHROMIUM", setup::CHROMIUM);
+    let served = ServedDist::start(root, "e2e").map_err(fail)?;
+    let mut command = served.playwright(root, extra_args);
     let result = cmd::run(&mut command, "the Playwright tests");
-    let counts = std::fs::read_to_string(&report)
+    let counts = std::fs::read_to_string(&served.report)
         .ok()
         .and_then(|json| parse_playwright_stats(&json));
     match (result, counts) {
         (Ok(()), Some(counts)) => Ok(counts),
         (Ok(()), None) => Err(fail(format!(
             "Playwright wrote no readable report to {}",
-            report.display()
+            served.report.display()
         ))),
         (Err(message), counts) => Err((message, counts.unwrap_or_default())),
+    }
+}
+
+/// The built site, served by the real game server for Playwright; the
+/// server stops when this is dropped.
+pub struct ServedDist {
+    running: server::Running,
+    /// Where Playwright writes its JSON report.
+    pub report: PathBuf,
+}
+
+impl ServedDist {
+    /// Builds the page and dist/, makes sure of the browser, the fonts and
+    /// the npm packages, and serves dist/ under a sub-path, as on a GitHub
+    /// Pages project site, so any root-relative URL in the page breaks a
+    /// test. `name` keeps the database and report of each user apart.
+    pub fn start(root: &Path, name: &str) -> Result<ServedDist> {
+        build::build(root)?;
+        let scratch = scratch(root)?;
+        let dist = scratch.join("dist");
+        site::make_dist(root, &dist)?;
+        setup::ensure_browser()?;
+        setup::ensure_cjk_font()?;
+        setup::ensure_npm_packages(root)?;
+        let bin = server::build(root, server::Profile::Dev)?;
+        let db = scratch.join(format!("{name}-rooms.sqlite3"));
+        let running = server::start(&bin, &dist, "/uttt/", &db)?;
+        println!("xtask: serving the dist folder at {}", running.url);
+        let report = scratch.join(format!("{name}-playwright.json"));
+        let _ = std::fs::remove_file(&report);
+        Ok(ServedDist { running, report })
+    }
+
+    /// `playwright test` with `args`, pointed at the served site and the report.
+    pub fn playwright(&self, root: &Path, args: &[String]) -> Command {
+        let mut command = Command::new("node");
+        command
+            .current_dir(root)
+            .arg(root.join("node_modules/@playwright/test/cli.js"))
+            .arg("test")
+            .args(args)
+            .env("UTTT_BASE_URL", &self.running.url)
+            .env("UTTT_PLAYWRIGHT_JSON", &self.report)
+            .env("UTTT_CHROMIUM", setup::CHROMIUM);
+        command
     }
 }
 
