@@ -4,12 +4,13 @@
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use uttt_core::record::{parse_position, AnyGame};
+use uttt_core::record::parse_position;
 use uttt_core::search::puzzle::{candidates, is_unique, Goal};
 use uttt_core::search::review::{review, review_engine, Mark, MoveReview, Summary, REVIEW_NODES};
 use uttt_core::search::{Level, Progress, Searchable, WinChance};
 use uttt_core::tree::parse_tree_record;
-use uttt_core::Player;
+use uttt_core::AnyGame;
+use uttt_core::{History, Player, Visit};
 
 use crate::ai::Engine;
 use crate::args::{Spec, UsageError, MAX_DEPTH};
@@ -90,11 +91,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, UsageError> {
             ));
         }
         let nodes = p.number("nodes", 1_000u64, 100_000_000, REVIEW_NODES)?;
-        let game = read_record(record)?;
-        match game {
-            AnyGame::Ultimate(h) => review_game(h.start(), h.moves(), nodes),
-            AnyGame::Classic(h) => review_game(h.start(), h.moves(), nodes),
-        }
+        read_record(record)?.visit(ReviewGame { nodes });
         return Ok(ExitCode::SUCCESS);
     }
     if p.value("nodes").is_some() {
@@ -182,6 +179,18 @@ fn analyse<G: Front + Searchable>(
 
 /// Prints the review of the game from `start` through `moves`: one line a
 /// move, then each player's summary.
+/// Reviews every move of a game, as `review_game` does.
+struct ReviewGame {
+    nodes: u64,
+}
+
+impl Visit for ReviewGame {
+    type Output = ();
+    fn visit<G: Searchable>(self, history: &History<G>) {
+        review_game(history.start(), history.moves(), self.nodes);
+    }
+}
+
 fn review_game<G: Searchable>(start: &G, moves: &[G::Move], nodes: u64) {
     let mut engine = review_engine(nodes);
     let started = Instant::now();

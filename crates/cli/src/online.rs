@@ -11,9 +11,9 @@ use std::time::Duration;
 
 use tungstenite::stream::MaybeTlsStream;
 use tungstenite::{Message, WebSocket};
-use uttt_core::record::{parse_record, AnyGame};
+use uttt_core::record::parse_record;
 use uttt_core::search::{Level, Searchable};
-use uttt_core::{Classic, Game, Ultimate};
+use uttt_core::{AnyGame, History, Visit};
 use uttt_protocol::{
     read_server, write, ClientMessage, ClockSetting, ColourChoice, Kind, Presence, Role,
     RoomOptions, RoomState, RuleSet, ServerMessage, Side,
@@ -262,23 +262,6 @@ fn read_lines() -> mpsc::Receiver<Line> {
         let _ = tx.send(Line::End);
     });
     rx
-}
-
-/// A move of either game as the protocol writes it.
-trait Wire: Front + Searchable {
-    fn wire(m: Self::Move) -> (u8, u8);
-}
-
-impl Wire for Ultimate {
-    fn wire(m: Self::Move) -> (u8, u8) {
-        (m.board, m.cell)
-    }
-}
-
-impl Wire for Classic {
-    fn wire(m: Self::Move) -> (u8, u8) {
-        (0, m.0)
-    }
 }
 
 struct Client {
@@ -538,11 +521,8 @@ impl Client {
         }
         let game = parse_record(&state.record).map_err(|e| e.to_string())?;
         let started = std::time::Instant::now();
-        let (ply, (board, cell)) = match &game {
-            AnyGame::Ultimate(h) => (h.current().ply(), think(engine, h.current())),
-            AnyGame::Classic(h) => (h.current().ply(), think(engine, h.current())),
-        };
-        let ply = u32::try_from(ply).unwrap_or(u32::MAX);
+        let (board, cell) = game.visit(Think(engine));
+        let ply = u32::try_from(game.ply()).unwrap_or(u32::MAX);
         if let Some(rest) = BOT_PAUSE.checked_sub(started.elapsed()) {
             std::thread::sleep(rest);
         }
@@ -586,15 +566,10 @@ impl Client {
         let state = self.state.as_ref().ok_or("The room has not arrived yet.")?;
         let game = parse_record(&state.record).map_err(|e| e.to_string())?;
         let short: String = line.chars().take(16).collect();
-        let (board, cell, ply) = match &game {
-            AnyGame::Ultimate(h) => {
-                checked(h.current(), line).map(|(b, c)| (b, c, h.current().ply()))
-            }
-            AnyGame::Classic(h) => {
-                checked(h.current(), line).map(|(b, c)| (b, c, h.current().ply()))
-            }
-        }
-        .map_err(|e| format!("\"{short}\": {e} (type help for the commands)."))?;
+        let (board, cell) = game
+            .visit(Typed(line))
+            .map_err(|e| format!("\"{short}\": {e} (type help for the commands)."))?;
+        let ply = game.ply();
         Ok(ClientMessage::Move {
             ply: u32::try_from(ply).unwrap_or(u32::MAX),
             board,
@@ -604,14 +579,26 @@ impl Client {
 }
 
 /// Reads `line` as a move of `pos` and checks it is legal there.
-fn checked<G: Wire>(pos: &G, line: &str) -> Result<(u8, u8), String> {
-    let m = G::parse_move(line).map_err(|e| e.to_string())?;
-    pos.play(m).map_err(|e| e.to_string())?;
-    Ok(G::wire(m))
+/// A move typed in the game's notation, checked by the core in its position.
+struct Typed<'a>(&'a str);
+
+impl Visit for Typed<'_> {
+    type Output = Result<(u8, u8), String>;
+    fn visit<G: Searchable>(self, history: &History<G>) -> Self::Output {
+        let m = G::parse_move(self.0).map_err(|e| e.to_string())?;
+        history.current().play(m).map_err(|e| e.to_string())?;
+        Ok(G::board_and_cell(m))
+    }
 }
 
-fn think<G: Wire>(engine: &mut Engine, pos: &G) -> (u8, u8) {
-    G::wire(engine.think(pos, |_| {}).mv)
+/// The bot's move at the game's cursor.
+struct Think<'a>(&'a mut Engine);
+
+impl Visit for Think<'_> {
+    type Output = (u8, u8);
+    fn visit<G: Searchable>(self, history: &History<G>) -> (u8, u8) {
+        G::board_and_cell(self.0.think(history.current(), |_| {}).mv)
+    }
 }
 
 fn send(socket: &mut Socket, message: &ClientMessage) -> Result<(), String> {

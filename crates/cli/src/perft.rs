@@ -5,7 +5,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use uttt_core::perft::{divide, perft};
-use uttt_core::record::{parse_position, AnyGame};
+use uttt_core::record::parse_position;
+use uttt_core::AnyGame;
 use uttt_core::{Classic, Game, Rules, Ultimate};
 
 use crate::args::{GameChoice, Spec, UsageError};

@@ -4,8 +4,9 @@ use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 
 use uttt_core::notation::region_name;
-use uttt_core::record::{parse_record, record_string, AnyGame};
+use uttt_core::record::{parse_record, record_string};
 use uttt_core::search::{Level, Progress, Searchable};
+use uttt_core::AnyGame;
 use uttt_core::{Classic, Game, History, IllegalMove, Player, Rules, Ultimate};
 
 use crate::ai::{Engine, Thought};

@@ -319,7 +319,8 @@ impl Front for Classic {
 mod tests {
     use super::*;
     use uttt_core::notation::parse_move;
-    use uttt_core::record::{parse_position, AnyGame};
+    use uttt_core::record::parse_position;
+    use uttt_core::AnyGame;
     use uttt_core::Rules;
 
     /// The Ultimate position of a `grid` (nine rows of the 9x9 board, top

@@ -3,7 +3,8 @@
 mod common;
 
 use common::{record_in, Talk};
-use uttt_core::record::{parse_record, AnyGame};
+use uttt_core::record::parse_record;
+use uttt_core::AnyGame;
 use uttt_core::{Classic, ClassicMove, Game, Move, Outcome, Player, Rules, Ultimate};
 
 /// The engine's move announced in `text` ("O plays e4 (...)"), if any.

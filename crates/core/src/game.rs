@@ -5,7 +5,7 @@ use core::fmt::{Debug, Display};
 use core::hash::Hash;
 
 use crate::notation::ParseError;
-use crate::{IllegalMove, MoveList, Outcome, PlayError, Player, Rules};
+use crate::{AnyGame, History, IllegalMove, MoveList, Outcome, PlayError, Player, Rules};
 
 /// Which game a position or record belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -20,7 +20,7 @@ pub enum GameKind {
 ///
 /// Positions are small `Copy` values; the search copies a position to make
 /// a move rather than undoing it.
-pub trait Game: Clone + Copy + Debug + Eq + Hash + Sized {
+pub trait Game: Clone + Copy + Debug + Eq + Hash + Sized + 'static {
     /// A move of this game; `Display` writes it in the documented notation.
     type Move: Copy + Debug + Default + Display + Eq + Hash;
 
@@ -42,6 +42,19 @@ pub trait Game: Clone + Copy + Debug + Eq + Hash + Sized {
 
     /// The move [`Game::move_code`] stored as `code`.
     fn move_from_code(code: u8) -> Self::Move;
+
+    /// The move at `cell` (0-8) of small board `board` (0-8; Classic has
+    /// board 0 alone), or `None` when there is no such board or cell: how
+    /// the page, the server and the protocol address a move in either game.
+    fn move_at(board: u8, cell: u8) -> Option<Self::Move>;
+
+    /// The small board and cell of a move (Classic: board 0), the inverse
+    /// of [`Game::move_at`].
+    fn board_and_cell(m: Self::Move) -> (u8, u8);
+
+    /// `history` as a game of either kind, for code written once for both
+    /// (see [`crate::Visit`]) that hands a game back.
+    fn into_any(history: History<Self>) -> AnyGame;
 
     /// Reads a move in this game's notation (see [`crate::notation`]).
     ///

@@ -27,6 +27,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+mod any;
 mod bulk;
 mod classic;
 mod error;
@@ -44,6 +45,7 @@ pub mod tree;
 mod ultimate;
 mod zobrist;
 
+pub use any::{AnyGame, Visit};
 pub use classic::{Classic, ClassicMove};
 pub use error::{IllegalMove, PlayError};
 pub use game::{Game, GameKind};

@@ -28,7 +28,7 @@ use alloc::string::String;
 use core::fmt::Write;
 
 use crate::notation::{Cursor, ParseError, ParseErrorKind};
-use crate::{Classic, Game, GameKind, History, Move, Rules, Ultimate};
+use crate::{AnyGame, Classic, Game, GameKind, History, Move, Rules, Ultimate};
 
 /// The header naming a game and its rule set.
 #[must_use]
@@ -63,15 +63,6 @@ pub(crate) fn read_header(
         _ => return Err(ParseError::new(start, ParseErrorKind::UnknownGame)),
     };
     Ok(found)
-}
-
-/// A game of either kind, as read from a record or position string.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum AnyGame {
-    /// An Ultimate game.
-    Ultimate(History<Ultimate>),
-    /// A Classic game.
-    Classic(History<Classic>),
 }
 
 /// Writes the record of every move in `history` (including moves after the

@@ -22,7 +22,8 @@ use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
 use crate::notation::{Cursor, ParseError, ParseErrorKind};
-use crate::record::{header, read_move, read_record_header, AnyGame};
+use crate::record::{header, read_move, read_record_header};
+use crate::AnyGame;
 use crate::{Classic, Game, GameKind, History, IllegalMove, Ultimate};
 
 /// The most moves a tree holds (its root not counted): far beyond a game
@@ -564,13 +565,108 @@ pub enum AnyTree {
     Classic(GameTree<Classic>),
 }
 
+/// Code written once for both games, which [`AnyTree::visit`] runs on a
+/// tree and a line of the same game.
+pub trait VisitLines {
+    /// What the code returns.
+    type Output;
+
+    /// Runs the code on `tree` and `line`.
+    fn visit<G: Game>(self, tree: &GameTree<G>, line: &History<G>) -> Self::Output;
+}
+
+/// [`VisitLines`] for code that changes the tree or the line
+/// ([`AnyTree::visit_mut`]).
+pub trait VisitLinesMut {
+    /// What the code returns.
+    type Output;
+
+    /// Runs the code on `tree` and `line`.
+    fn visit<G: Game>(self, tree: &mut GameTree<G>, line: &mut History<G>) -> Self::Output;
+}
+
 impl AnyTree {
+    /// A tree with no moves, from the start of `game`.
+    #[must_use]
+    pub fn starting(game: &AnyGame) -> AnyTree {
+        match game {
+            AnyGame::Ultimate(h) => AnyTree::Ultimate(GameTree::new(*h.start())),
+            AnyGame::Classic(h) => AnyTree::Classic(GameTree::new(*h.start())),
+        }
+    }
+
+    /// Runs `code` on this tree and `line`; `None` when `line` is of the
+    /// other game.
+    pub fn visit<V: VisitLines>(&self, line: &AnyGame, code: V) -> Option<V::Output> {
+        match (self, line) {
+            (AnyTree::Ultimate(t), AnyGame::Ultimate(h)) => Some(code.visit(t, h)),
+            (AnyTree::Classic(t), AnyGame::Classic(h)) => Some(code.visit(t, h)),
+            _ => None,
+        }
+    }
+
+    /// Runs `code` on this tree and `line`, which it may change; `None`
+    /// when `line` is of the other game.
+    pub fn visit_mut<V: VisitLinesMut>(
+        &mut self,
+        line: &mut AnyGame,
+        code: V,
+    ) -> Option<V::Output> {
+        match (self, line) {
+            (AnyTree::Ultimate(t), AnyGame::Ultimate(h)) => Some(code.visit(t, h)),
+            (AnyTree::Classic(t), AnyGame::Classic(h)) => Some(code.visit(t, h)),
+            _ => None,
+        }
+    }
+
+    /// How many moves the tree holds, in every line.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        match self {
+            AnyTree::Ultimate(t) => t.len(),
+            AnyTree::Classic(t) => t.len(),
+        }
+    }
+
+    /// True when the tree holds no move.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The record of every line (see [`tree_record_string`]).
+    #[must_use]
+    pub fn record_string(&self) -> String {
+        match self {
+            AnyTree::Ultimate(t) => tree_record_string(t),
+            AnyTree::Classic(t) => tree_record_string(t),
+        }
+    }
+
     /// The main line, its cursor at the end.
     #[must_use]
     pub fn main_line(&self) -> AnyGame {
         match self {
             AnyTree::Ultimate(t) => AnyGame::Ultimate(t.main_history()),
             AnyTree::Classic(t) => AnyGame::Classic(t.main_history()),
+        }
+    }
+
+    /// The line through `id` as a game, its cursor at `id` (see
+    /// [`GameTree::history_at`]); none for an unknown id.
+    #[must_use]
+    pub fn history_at(&self, id: NodeId) -> Option<AnyGame> {
+        match self {
+            AnyTree::Ultimate(t) => t.history_at(id).map(AnyGame::Ultimate),
+            AnyTree::Classic(t) => t.history_at(id).map(AnyGame::Classic),
+        }
+    }
+
+    /// Makes the line through `id` the main line (see [`GameTree::promote`]).
+    pub fn promote(&mut self, id: NodeId) -> bool {
+        match self {
+            AnyTree::Ultimate(t) => t.promote(id),
+            AnyTree::Classic(t) => t.promote(id),
         }
     }
 }
@@ -734,6 +830,7 @@ mod tests {
     use super::*;
     use crate::notation::parse_move;
     use crate::record::{parse_record, record_string};
+
     use crate::Rules;
     use alloc::format;
 

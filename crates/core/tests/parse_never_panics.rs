@@ -2,7 +2,8 @@
 
 use proptest::prelude::*;
 use uttt_core::notation::{parse_classic_move, parse_move, ParseError};
-use uttt_core::record::{parse_position, parse_record, record_string, AnyGame};
+use uttt_core::record::{parse_position, parse_record, record_string};
+use uttt_core::AnyGame;
 use uttt_core::Game;
 
 /// The error offset lies within the text (the end counts: "missing here"),

@@ -6,8 +6,9 @@
 //! `parse_record` does.
 
 use proptest::prelude::*;
-use uttt_core::record::{parse_position, parse_record, position_string, record_string, AnyGame};
+use uttt_core::record::{parse_position, parse_record, position_string, record_string};
 use uttt_core::tree::{parse_tree_record, tree_record_string, AnyTree, GameTree, NodeId};
+use uttt_core::AnyGame;
 use uttt_core::{Classic, Game, History, Rules, Ultimate};
 
 /// Plays a legal game from `choices`, each picking among the legal moves.

@@ -6,9 +6,9 @@ use common::RULES;
 use proptest::prelude::*;
 use uttt_core::notation::{parse_classic_move, parse_move};
 use uttt_core::record::{
-    classic_position_string, parse_position, parse_record, position_string, record_string, AnyGame,
+    classic_position_string, parse_position, parse_record, position_string, record_string,
 };
-use uttt_core::{Classic, Game, History, Move, Player, Rules, Ultimate};
+use uttt_core::{AnyGame, Classic, Game, History, Move, Player, Rules, Ultimate};
 
 fn rules() -> impl Strategy<Value = Rules> {
     prop::sample::select(RULES.to_vec())

@@ -1,10 +1,7 @@
 //! One online game as the core plays it: the server asks `uttt-core` for
 //! every rule (legal moves, the side to move, the end and its winner).
 
-use uttt_core::record::{self, AnyGame};
-use uttt_core::{
-    Classic, ClassicMove, Game, History, IllegalMove, Move, Outcome, Player, Rules, Ultimate,
-};
+use uttt_core::{record, AnyGame, GameKind, IllegalMove, Outcome, Player, Rules};
 use uttt_protocol::{Kind, RuleSet, Side};
 
 /// A game of either type from the empty board.
@@ -19,10 +16,11 @@ impl OnlineGame {
             RuleSet::Standard => Rules::Standard,
             RuleSet::Tiebreak => Rules::TieBreak,
         };
-        OnlineGame(match kind {
-            Kind::Ultimate => AnyGame::Ultimate(History::new(Ultimate::new(rules))),
-            Kind::Classic => AnyGame::Classic(History::new(Classic::new())),
-        })
+        let kind = match kind {
+            Kind::Ultimate => GameKind::Ultimate,
+            Kind::Classic => GameKind::Classic,
+        };
+        OnlineGame(AnyGame::new(kind, rules))
     }
 
     /// The game a stored record describes, replayed and checked by the core.
@@ -40,67 +38,39 @@ impl OnlineGame {
     /// # Errors
     /// The core's reason; nothing changes.
     pub fn play(&mut self, board: u8, cell: u8) -> Result<(), IllegalMove> {
-        if board > 8 || cell > 8 {
-            return Err(IllegalMove::OutOfRange);
-        }
-        match &mut self.0 {
-            AnyGame::Ultimate(h) => h.play(Move::new(board, cell)),
-            AnyGame::Classic(h) if board == 0 => h.play(ClassicMove(cell)),
-            AnyGame::Classic(_) => Err(IllegalMove::OutOfRange),
-        }
+        self.0.play(board, cell)
     }
 
     /// Every legal move, as (board, cell); none once the game is over.
     #[must_use]
     pub fn legal_moves(&self) -> Vec<(u8, u8)> {
-        match &self.0 {
-            AnyGame::Ultimate(h) => h
-                .current()
-                .legal_moves()
-                .iter()
-                .map(|m| (m.board, m.cell))
-                .collect(),
-            AnyGame::Classic(h) => h.current().legal_moves().iter().map(|m| (0, m.0)).collect(),
-        }
+        self.0.legal_moves()
     }
 
     /// The record: the header and every move.
     #[must_use]
     pub fn record(&self) -> String {
-        match &self.0 {
-            AnyGame::Ultimate(h) => record::record_string(h),
-            AnyGame::Classic(h) => record::record_string(h),
-        }
+        // An online game starts from the empty board, so it has a record.
+        self.0.record().unwrap_or_default()
     }
 
     /// The number of moves played.
     #[must_use]
     pub fn ply(&self) -> u32 {
-        let ply = match &self.0 {
-            AnyGame::Ultimate(h) => h.current().ply(),
-            AnyGame::Classic(h) => h.current().ply(),
-        };
         // At most 81.
-        u32::try_from(ply).unwrap_or(u32::MAX)
+        u32::try_from(self.0.ply()).unwrap_or(u32::MAX)
     }
 
     /// The side to move (after the end: who would move next).
     #[must_use]
     pub fn to_move(&self) -> Side {
-        let player = match &self.0 {
-            AnyGame::Ultimate(h) => h.current().side_to_move(),
-            AnyGame::Classic(h) => h.current().side_to_move(),
-        };
-        side(player)
+        side(self.0.side_to_move())
     }
 
     /// How the game ended, once it has.
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
-        match &self.0 {
-            AnyGame::Ultimate(h) => h.current().outcome(),
-            AnyGame::Classic(h) => h.current().outcome(),
-        }
+        self.0.outcome()
     }
 }
 

@@ -3,37 +3,18 @@
 //! reporting progress. Also the level facts the page reads.
 
 use serde::Serialize;
-use uttt_core::record::AnyGame;
 use uttt_core::search::{
     Engine, Eval, Level, Limits, Progress, SearchResult, Searchable, WinChance,
 };
-use uttt_core::{Classic, ClassicMove, Game, Move, Player, Ultimate};
+use uttt_core::AnyGame;
+use uttt_core::{History, Player, Visit};
 use wasm_bindgen::prelude::*;
 
 use crate::args;
 use crate::error::ApiError;
-use crate::game::WebGame;
 
 /// The longest budget a caller may ask for: ten minutes.
 const MAX_BUDGET_MS: u32 = 600_000;
-
-/// A move as the page addresses it: small board and cell (Classic: board 0).
-pub(crate) trait BoardCell: Copy + core::fmt::Display {
-    /// The small board and the cell.
-    fn board_cell(self) -> (u8, u8);
-}
-
-impl BoardCell for Move {
-    fn board_cell(self) -> (u8, u8) {
-        (self.board, self.cell)
-    }
-}
-
-impl BoardCell for ClassicMove {
-    fn board_cell(self) -> (u8, u8) {
-        (0, self.0)
-    }
-}
 
 /// One progress report, with the score from X's point of view.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -126,43 +107,11 @@ pub(crate) fn pv_notation<M: core::fmt::Display>(pv: &[M]) -> Vec<String> {
     pv.iter().map(ToString::to_string).collect()
 }
 
-/// A position to search, of either game.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Position {
-    /// An Ultimate position.
-    Ultimate(Ultimate),
-    /// A Classic position.
-    Classic(Classic),
-}
-
-/// Runs `$body` with `$pos` bound to the game inside a [`Position`].
-macro_rules! with_position {
-    ($position:expr, $pos:ident => $body:expr) => {
-        match $position {
-            Position::Ultimate($pos) => $body,
-            Position::Classic($pos) => $body,
-        }
-    };
-}
-
-impl Position {
-    /// The position at the cursor of `text` (a record or position string).
-    fn parse(text: &str) -> Result<Position, ApiError> {
-        Ok(match WebGame::parse(text)?.any() {
-            AnyGame::Ultimate(h) => Position::Ultimate(*h.current()),
-            AnyGame::Classic(h) => Position::Classic(*h.current()),
-        })
-    }
-
-    fn is_over(&self) -> bool {
-        with_position!(self, pos => pos.is_over())
-    }
-}
-
 /// A search under way: what it searches, and by when.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Search {
-    pos: Position,
+    /// The game whose position at the cursor is searched.
+    pos: AnyGame,
     /// When the search began, by the caller's clock.
     started: f64,
     /// When it must answer.
@@ -176,8 +125,8 @@ pub struct Finished {
     /// What the page is told.
     pub reply: SearchReply,
     /// The expected reply in notation, and the position after the chosen
-    /// move and it.
-    pub expected: Option<(String, Position)>,
+    /// move and it (a game set up there).
+    pub expected: Option<(String, AnyGame)>,
 }
 
 /// One slice of a search of `pos`: until `slice_end`, or in one go up to
@@ -222,14 +171,35 @@ fn slice_of<G: Searchable>(
     Some((result, done))
 }
 
+/// One slice of a search (see [`WebEngine::step`]), for either game.
+struct Slice<'a> {
+    engine: &'a mut Engine,
+    slice_end: f64,
+    search: &'a Search,
+    now: &'a dyn Fn() -> f64,
+    report: &'a mut dyn FnMut(Report),
+}
+
+impl Visit for Slice<'_> {
+    type Output = Result<Option<Finished>, ApiError>;
+    fn visit<G: Searchable>(self, history: &History<G>) -> Self::Output {
+        let pos = history.current();
+        let Slice {
+            engine,
+            slice_end,
+            search,
+            now,
+            report,
+        } = self;
+        let (result, done) =
+            slice_of(engine, pos, slice_end, search.deadline, now, report).ok_or_else(game_over)?;
+        Ok(done.then(|| finish(pos, &result, now() - search.started)))
+    }
+}
+
 /// The answer of a finished search of `pos` that took `elapsed_ms`.
-fn finish<G>(pos: &G, result: &SearchResult<G::Move>, elapsed_ms: f64) -> Finished
-where
-    G: Searchable,
-    G::Move: BoardCell,
-    Position: From<G>,
-{
-    let (board, cell) = result.best.board_cell();
+fn finish<G: Searchable>(pos: &G, result: &SearchResult<G::Move>, elapsed_ms: f64) -> Finished {
+    let (board, cell) = G::board_and_cell(result.best);
     let (score, mate) = for_x(result.score, pos.side_to_move());
     let chances = x_chances(pos, result.score);
     let mut after = *pos;
@@ -241,9 +211,10 @@ where
         .map(|&m| {
             let mut next = after;
             next.play_unchecked(m);
-            (m.to_string(), Position::from(next))
+            (m.to_string(), next)
         })
-        .filter(|(_, p)| !p.is_over());
+        .filter(|(_, p)| !p.is_over())
+        .map(|(m, next)| (m, G::into_any(History::new(next))));
     Finished {
         reply: SearchReply {
             board,
@@ -261,18 +232,6 @@ where
             elapsed_ms,
         },
         expected,
-    }
-}
-
-impl From<Ultimate> for Position {
-    fn from(pos: Ultimate) -> Position {
-        Position::Ultimate(pos)
-    }
-}
-
-impl From<Classic> for Position {
-    fn from(pos: Classic) -> Position {
-        Position::Classic(pos)
     }
 }
 
@@ -327,8 +286,8 @@ impl WebEngine {
             "budget in milliseconds",
             MAX_BUDGET_MS,
         )?);
-        let pos = Position::parse(text)?;
-        if pos.is_over() {
+        let pos = AnyGame::parse(text)?;
+        if pos.outcome().is_some() {
             return Err(game_over());
         }
         let started = now();
@@ -353,12 +312,12 @@ impl WebEngine {
         now: &dyn Fn() -> f64,
         report: &mut dyn FnMut(Report),
     ) -> Result<Option<Finished>, ApiError> {
-        let slice_end = now() + slice_ms;
-        let engine = &mut self.engine;
-        with_position!(&search.pos, pos => {
-            let (result, done) =
-                slice_of(engine, pos, slice_end, search.deadline, now, report).ok_or_else(game_over)?;
-            Ok(done.then(|| finish(pos, &result, now() - search.started)))
+        search.pos.visit(Slice {
+            engine: &mut self.engine,
+            slice_end: now() + slice_ms,
+            search,
+            now,
+            report,
         })
     }
 
@@ -366,7 +325,7 @@ impl WebEngine {
     /// [`WebEngine::step`] like any other, whose answer nobody waits for; the
     /// search it leaves is carried on when `pos` comes to be searched.
     #[must_use]
-    pub fn ponder(pos: Position, now: f64, until: f64) -> Search {
+    pub fn ponder(pos: AnyGame, now: f64, until: f64) -> Search {
         Search {
             pos,
             started: now,
@@ -497,9 +456,8 @@ pub(crate) mod tests {
                 &mut |r| reports.push(r),
             )
             .unwrap();
-            let mut g = WebGame::parse("ultimate-standard:e5").unwrap();
-            g.try_play(Some(f64::from(r.board)), Some(f64::from(r.cell)))
-                .unwrap();
+            let mut g = AnyGame::parse("ultimate-standard:e5").unwrap();
+            g.play(r.board, r.cell).unwrap();
             assert_eq!(r.pv.first(), Some(&r.notation), "{name}");
         }
     }
@@ -562,7 +520,7 @@ pub(crate) mod tests {
 #[cfg(test)]
 mod chances_tests {
     use super::*;
-    use uttt_core::Rules;
+    use uttt_core::{Game, Move, Rules, Ultimate};
 
     #[test]
     fn chances_are_x_s_and_sum_to_one() {

@@ -2,25 +2,14 @@
 //! with undo, redo and jumps, inside the tree of every line played (see
 //! lines.rs), every rule answered by `uttt_core`.
 
-use uttt_core::record::{self, AnyGame};
 use uttt_core::tree::{self, AnyTree};
-use uttt_core::{Classic, ClassicMove, Game, GameKind, History, Move, Rules, Ultimate};
+use uttt_core::{AnyGame, GameKind, Rules};
 use wasm_bindgen::prelude::*;
 
 use crate::args;
 use crate::error::ApiError;
 use crate::lines;
 use crate::view::View;
-
-/// Runs `$body` with `$h` bound to the history of whichever game `$any` holds.
-macro_rules! with_history {
-    ($any:expr, $h:ident => $body:expr) => {
-        match $any {
-            AnyGame::Ultimate($h) => $body,
-            AnyGame::Classic($h) => $body,
-        }
-    };
-}
 
 /// A game in progress with its whole history and its variations.
 ///
@@ -51,24 +40,24 @@ impl WebGame {
                 "unknown rules '{rules}': expected standard or tiebreak"
             ))
         })?;
-        let inner = match kind {
-            "ultimate" => AnyGame::Ultimate(History::new(Ultimate::new(rules))),
-            "classic" => AnyGame::Classic(History::new(Classic::new())),
+        let kind = match kind {
+            "ultimate" => GameKind::Ultimate,
+            "classic" => GameKind::Classic,
             _ => {
                 return Err(ApiError::bad_argument(format!(
                     "unknown game type '{kind}': expected ultimate or classic"
                 )))
             }
         };
-        Ok(WebGame::of_line(inner))
+        Ok(WebGame::of_line(AnyGame::new(kind, rules)))
     }
 
     /// A game of `line` alone.
-    fn of_line(line: AnyGame) -> WebGame {
-        let mut tree = lines::empty_tree(&line);
+    fn of_line(mut line: AnyGame) -> WebGame {
+        let mut tree = AnyTree::starting(&line);
         // A line read from a record or set up from a position (no moves)
         // always fits an empty tree.
-        let _ = lines::store(&mut tree, &line);
+        let _ = lines::store(&mut tree, &mut line);
         WebGame { inner: line, tree }
     }
 
@@ -86,35 +75,24 @@ impl WebGame {
                 tree,
             })
         } else {
-            Ok(WebGame::of_line(record::parse_position(text)?))
+            Ok(WebGame::of_line(AnyGame::parse(text)?))
         }
     }
 
     /// Plays at `cell` of small board `board` (Classic: board 0).
     ///
     /// # Errors
-    /// `bad-argument` for values that are not cell numbers; otherwise why
-    /// the move is illegal (`wrong-board`, `cell-taken`, ...). Nothing
+    /// `bad-argument` for values that are not board and cell numbers (0-8);
+    /// otherwise why the move is illegal (`wrong-board`, `cell-taken`,
+    /// `out-of-range` for a Classic board other than 0, ...). Nothing
     /// changes on error.
     pub fn try_play(&mut self, board: Option<f64>, cell: Option<f64>) -> Result<(), ApiError> {
+        let board = args::index(board, "board", 8)?;
         let cell = args::index(cell, "cell", 8)?;
         let mut line = self.inner.clone();
-        match &mut line {
-            AnyGame::Ultimate(h) => {
-                let board = args::index(board, "board", 8)?;
-                // Both are at most 8, so they fit a u8.
-                h.play(Move::new(board as u8, cell as u8))?;
-            }
-            AnyGame::Classic(h) => {
-                if board != Some(0.0) {
-                    return Err(ApiError::bad_argument(
-                        "a Classic game has a single board, number 0",
-                    ));
-                }
-                h.play(ClassicMove(cell as u8))?;
-            }
-        }
-        lines::store(&mut self.tree, &line)?;
+        // Both are at most 8, so they fit a u8.
+        line.play(board as u8, cell as u8)?;
+        lines::store(&mut self.tree, &mut line)?;
         self.inner = line;
         Ok(())
     }
@@ -163,10 +141,7 @@ impl WebGame {
     #[must_use]
     pub fn tree_record_text(&self) -> Option<String> {
         self.record_text()?;
-        Some(match &self.tree {
-            AnyTree::Ultimate(t) => tree::tree_record_string(t),
-            AnyTree::Classic(t) => tree::tree_record_string(t),
-        })
+        Some(self.tree.record_string())
     }
 
     /// The snapshot of the shown position, with its place in the tree.
@@ -174,10 +149,7 @@ impl WebGame {
     pub fn snapshot(&self) -> View {
         let mut view = View::of(&self.inner);
         (view.node, view.line_end) = lines::line_nodes(&self.tree, &self.inner);
-        view.side_lines = match &self.tree {
-            AnyTree::Ultimate(t) => t.len(),
-            AnyTree::Classic(t) => t.len(),
-        } > self.len();
+        view.side_lines = self.tree.len() > self.len();
         view
     }
 
@@ -192,7 +164,7 @@ impl WebGame {
         })?;
         let ok = usize::try_from(ply)
             .ok()
-            .is_some_and(|p| with_history!(&mut self.inner, h => h.jump(p)));
+            .is_some_and(|p| self.inner.jump(p));
         if ok {
             Ok(())
         } else {
@@ -206,7 +178,7 @@ impl WebGame {
     /// The number of recorded moves, including those after the cursor.
     #[must_use]
     pub fn len(&self) -> usize {
-        with_history!(&self.inner, h => h.len())
+        self.inner.len()
     }
 
     /// True when no move is recorded.
@@ -224,17 +196,13 @@ impl WebGame {
     /// The game's record when it starts from the empty board, else `None`.
     #[must_use]
     pub fn record_text(&self) -> Option<String> {
-        with_history!(&self.inner, h => (*h.start() == Game::start(h.start().rules()))
-            .then(|| record::record_string(h)))
+        self.inner.record()
     }
 
     /// The position string of the position at the cursor.
     #[must_use]
     pub fn position_text(&self) -> String {
-        match &self.inner {
-            AnyGame::Ultimate(h) => record::position_string(h.current()),
-            AnyGame::Classic(h) => record::classic_position_string(h.current()),
-        }
+        self.inner.position_string()
     }
 }
 
@@ -267,7 +235,7 @@ impl WebGame {
     ///
     /// # Errors
     /// Throws with `code` `wrong-board`, `cell-taken`, `board-decided`,
-    /// `game-over` or `bad-argument`; the game is unchanged.
+    /// `game-over`, `out-of-range` or `bad-argument`; the game is unchanged.
     pub fn play(&mut self, board: JsValue, cell: JsValue) -> Result<(), JsValue> {
         self.try_play(board.as_f64(), cell.as_f64())
             .map_err(ApiError::into_js)
@@ -275,12 +243,12 @@ impl WebGame {
 
     /// Takes back one move; false (and no change) at the start.
     pub fn undo(&mut self) -> bool {
-        with_history!(&mut self.inner, h => h.undo().is_some())
+        self.inner.undo()
     }
 
     /// Replays one taken-back move; false (and no change) at the end.
     pub fn redo(&mut self) -> bool {
-        with_history!(&mut self.inner, h => h.redo().is_some())
+        self.inner.redo()
     }
 
     /// Shows the position after `ply` moves (0 to the number recorded).
@@ -293,7 +261,7 @@ impl WebGame {
 
     /// Drops the taken-back moves after the cursor.
     pub fn truncate(&mut self) {
-        with_history!(&mut self.inner, h => h.truncate());
+        self.inner.truncate();
     }
 
     /// A snapshot of everything the page draws, as a plain object (the
@@ -369,11 +337,7 @@ impl WebGame {
     /// `"ultimate"` or `"classic"`.
     #[wasm_bindgen(getter)]
     pub fn kind(&self) -> String {
-        kind_name(match self.inner {
-            AnyGame::Ultimate(_) => GameKind::Ultimate,
-            AnyGame::Classic(_) => GameKind::Classic,
-        })
-        .into()
+        kind_name(self.inner.kind()).into()
     }
 }
 

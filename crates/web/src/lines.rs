@@ -4,24 +4,10 @@
 //! its record's order for the move list.
 
 use serde::Serialize;
-use uttt_core::record::AnyGame;
-use uttt_core::tree::{AnyTree, GameTree, NodeId, Step, TreeError};
-use uttt_core::{Game, History};
+use uttt_core::tree::{AnyTree, GameTree, NodeId, Step, TreeError, VisitLines, VisitLinesMut};
+use uttt_core::{AnyGame, Game, History};
 
 use crate::error::ApiError;
-
-/// Runs `$body` with `$t` and `$h` bound to the tree and the line of the
-/// same game type; `$other` if they differ, which a [`crate::game::WebGame`]
-/// never lets happen.
-macro_rules! with_both {
-    ($tree:expr, $line:expr, $t:ident, $h:ident => $body:expr, $other:expr) => {
-        match ($tree, $line) {
-            (AnyTree::Ultimate($t), AnyGame::Ultimate($h)) => $body,
-            (AnyTree::Classic($t), AnyGame::Classic($h)) => $body,
-            _ => $other,
-        }
-    };
-}
 
 /// One entry of the tree in its record's order: a move, or the bracket
 /// that opens or closes a side line. Crosses in camelCase.
@@ -49,20 +35,20 @@ fn id_number(id: NodeId) -> u32 {
     u32::try_from(id.index()).unwrap_or(u32::MAX)
 }
 
-/// A tree with no moves from the line's start.
-pub fn empty_tree(line: &AnyGame) -> AnyTree {
-    match line {
-        AnyGame::Ultimate(h) => AnyTree::Ultimate(GameTree::new(*h.start())),
-        AnyGame::Classic(h) => AnyTree::Classic(GameTree::new(*h.start())),
-    }
-}
-
 /// Puts every move of `line` in `tree` (the moves already there followed).
 ///
 /// # Errors
 /// `too-many-moves` when the tree is full; it is then unchanged.
-pub fn store(tree: &mut AnyTree, line: &AnyGame) -> Result<(), ApiError> {
-    with_both!(tree, line, t, h => t.add_history(h).map(|_| ()).map_err(refusal), Ok(()))
+pub fn store(tree: &mut AnyTree, line: &mut AnyGame) -> Result<(), ApiError> {
+    tree.visit_mut(line, Store).unwrap_or(Ok(()))
+}
+
+struct Store;
+impl VisitLinesMut for Store {
+    type Output = Result<(), ApiError>;
+    fn visit<G: Game>(self, tree: &mut GameTree<G>, line: &mut History<G>) -> Self::Output {
+        tree.add_history(line).map(|_| ()).map_err(refusal)
+    }
 }
 
 fn refusal(e: TreeError) -> ApiError {
@@ -74,10 +60,16 @@ fn refusal(e: TreeError) -> ApiError {
 
 /// The ids of the position at the line's cursor and of the line's last one.
 pub fn line_nodes(tree: &AnyTree, line: &AnyGame) -> (u32, u32) {
-    with_both!(tree, line, t, h => {
-        let (cursor, end) = nodes_of(t, h);
+    tree.visit(line, LineNodes).unwrap_or((0, 0))
+}
+
+struct LineNodes;
+impl VisitLines for LineNodes {
+    type Output = (u32, u32);
+    fn visit<G: Game>(self, tree: &GameTree<G>, line: &History<G>) -> (u32, u32) {
+        let (cursor, end) = nodes_of(tree, line);
         (id_number(cursor), id_number(end))
-    }, (0, 0))
+    }
 }
 
 fn nodes_of<G: Game>(tree: &GameTree<G>, line: &History<G>) -> (NodeId, NodeId) {
@@ -88,12 +80,28 @@ fn nodes_of<G: Game>(tree: &GameTree<G>, line: &History<G>) -> (NodeId, NodeId) 
 
 /// The id of the position `line`'s moves reach in `tree`, if it has them all.
 pub fn find(tree: &AnyTree, line: &AnyGame) -> Option<u32> {
-    with_both!(tree, line, t, h => t.find(h.moves()).map(id_number), None)
+    tree.visit(line, Find).flatten()
+}
+
+struct Find;
+impl VisitLines for Find {
+    type Output = Option<u32>;
+    fn visit<G: Game>(self, tree: &GameTree<G>, line: &History<G>) -> Option<u32> {
+        tree.find(line.moves()).map(id_number)
+    }
 }
 
 /// The tree in its record's order, each move marked if on the shown line.
 pub fn items(tree: &AnyTree, line: &AnyGame) -> Vec<TreeItem> {
-    with_both!(tree, line, t, h => items_of(t, h), Vec::new())
+    tree.visit(line, Items).unwrap_or_default()
+}
+
+struct Items;
+impl VisitLines for Items {
+    type Output = Vec<TreeItem>;
+    fn visit<G: Game>(self, tree: &GameTree<G>, line: &History<G>) -> Vec<TreeItem> {
+        items_of(tree, line)
+    }
 }
 
 fn items_of<G: Game>(tree: &GameTree<G>, line: &History<G>) -> Vec<TreeItem> {
@@ -138,11 +146,7 @@ fn items_of<G: Game>(tree: &GameTree<G>, line: &History<G>) -> Vec<TreeItem> {
 /// The line through position `id` (its moves, then the main continuation
 /// after it), its cursor at `id`; none for an unknown id.
 pub fn line_through(tree: &AnyTree, id: u32) -> Option<AnyGame> {
-    let id = NodeId::from_index(usize::try_from(id).ok()?)?;
-    match tree {
-        AnyTree::Ultimate(t) => t.history_at(id).map(AnyGame::Ultimate),
-        AnyTree::Classic(t) => t.history_at(id).map(AnyGame::Classic),
-    }
+    tree.history_at(NodeId::from_index(usize::try_from(id).ok()?)?)
 }
 
 /// Makes the line through `id` the main line; false for the start or an unknown id.
@@ -150,10 +154,7 @@ pub fn promote(tree: &mut AnyTree, id: u32) -> bool {
     let Some(id) = usize::try_from(id).ok().and_then(NodeId::from_index) else {
         return false;
     };
-    match tree {
-        AnyTree::Ultimate(t) => t.promote(id),
-        AnyTree::Classic(t) => t.promote(id),
-    }
+    tree.promote(id)
 }
 
 /// Deletes the move to `id` and all after it. If the shown line went
@@ -164,7 +165,15 @@ pub fn delete(tree: &mut AnyTree, line: &mut AnyGame, id: u32) -> bool {
     let Some(id) = usize::try_from(id).ok().and_then(NodeId::from_index) else {
         return false;
     };
-    with_both!(tree, line, t, h => delete_in(t, h, id), false)
+    tree.visit_mut(line, Delete(id)).unwrap_or(false)
+}
+
+struct Delete(NodeId);
+impl VisitLinesMut for Delete {
+    type Output = bool;
+    fn visit<G: Game>(self, tree: &mut GameTree<G>, line: &mut History<G>) -> bool {
+        delete_in(tree, line, self.0)
+    }
 }
 
 fn delete_in<G: Game>(tree: &mut GameTree<G>, line: &mut History<G>, id: NodeId) -> bool {

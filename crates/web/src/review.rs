@@ -5,15 +5,14 @@
 //! survey in slices; and both players' summaries and the puzzles at the end.
 
 use serde::Serialize;
-use uttt_core::record::AnyGame;
 use uttt_core::search::puzzle::{candidates, Goal, Puzzle};
 use uttt_core::search::review::{review_limits, MoveReview, Reviewer, Summary, REVIEW_NODES};
 use uttt_core::search::{Limits, Searchable};
-use uttt_core::{Classic, Player, Ultimate};
+use uttt_core::AnyGame;
+use uttt_core::{History, Player, Visit};
 
-use crate::engine::{BoardCell, WebEngine};
+use crate::engine::WebEngine;
 use crate::error::ApiError;
-use crate::game::WebGame;
 use crate::survey::WebSurvey;
 
 /// One reviewed move, as the page reads it.
@@ -77,7 +76,7 @@ pub struct FoundPuzzle {
 }
 
 /// A candidate puzzle and the survey that checks it has one answer.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 struct Check {
     puzzle: FoundPuzzle,
     /// The answer, as (board, cell).
@@ -104,11 +103,11 @@ pub enum Step {
 }
 
 /// A review under way, of either game.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Review {
     /// The game reviewed, for the puzzles' positions.
     record: AnyGame,
-    reviewer: Either,
+    reviewer: Box<dyn Reviewing>,
     /// Each move reviewed so far, its moves as (board, cell).
     reviews: Vec<MoveReview<(u8, u8)>>,
     /// Each move reviewed so far, as the page read it.
@@ -122,10 +121,33 @@ pub struct Review {
     puzzles: Vec<FoundPuzzle>,
 }
 
-#[derive(Clone, Debug)]
-enum Either {
-    Ultimate(Reviewer<Ultimate>),
-    Classic(Reviewer<Classic>),
+/// A reviewer of either game, behind the calls a review makes: the game's
+/// type is gone once it is made.
+trait Reviewing: core::fmt::Debug {
+    /// Reviews the next move with `engine`; `None` once every move is.
+    fn next(&mut self, engine: &mut WebEngine) -> Option<Reviewed>;
+    /// How many moves the game has.
+    fn total(&self) -> usize;
+}
+
+impl<G: Searchable> Reviewing for Reviewer<G> {
+    fn next(&mut self, engine: &mut WebEngine) -> Option<Reviewed> {
+        review_next(self, engine)
+    }
+
+    fn total(&self) -> usize {
+        Reviewer::total(self)
+    }
+}
+
+/// Makes the reviewer of every move of a game.
+struct NewReviewer;
+
+impl Visit for NewReviewer {
+    type Output = Box<dyn Reviewing>;
+    fn visit<G: Searchable>(self, history: &History<G>) -> Self::Output {
+        Box::new(Reviewer::new(history.start(), history.moves()))
+    }
 }
 
 /// A reviewed move with the game's type gone: moves as (board, cell), and
@@ -139,11 +161,10 @@ struct Reviewed {
 
 /// Reviews the next move with `reviewer`, at [`REVIEW_NODES`]: the one
 /// generic step, so the rest of the review is made once in the wasm.
-fn review_next<G>(reviewer: &mut Reviewer<G>, engine: &mut WebEngine) -> Option<Reviewed>
-where
-    G: Searchable,
-    G::Move: BoardCell,
-{
+fn review_next<G: Searchable>(
+    reviewer: &mut Reviewer<G>,
+    engine: &mut WebEngine,
+) -> Option<Reviewed> {
     let r = engine.with_limits(review_limits(REVIEW_NODES), |e| reviewer.step(e))?;
     Some(Reviewed {
         played: r.played.to_string(),
@@ -151,9 +172,9 @@ where
         line: r.best_line.iter().map(ToString::to_string).collect(),
         review: MoveReview {
             mover: r.mover,
-            played: r.played.board_cell(),
-            best: r.best.board_cell(),
-            best_line: r.best_line.iter().map(|m| m.board_cell()).collect(),
+            played: G::board_and_cell(r.played),
+            best: G::board_and_cell(r.best),
+            best_line: r.best_line.iter().map(|&m| G::board_and_cell(m)).collect(),
             expected_best: r.expected_best,
             expected_played: r.expected_played,
             loss: r.loss,
@@ -169,11 +190,8 @@ impl Review {
     /// # Errors
     /// `parse-error` for text that is neither.
     pub fn begin(text: &str) -> Result<Review, ApiError> {
-        let record = WebGame::parse(text)?.any().clone();
-        let reviewer = match &record {
-            AnyGame::Ultimate(h) => Either::Ultimate(Reviewer::new(h.start(), h.moves())),
-            AnyGame::Classic(h) => Either::Classic(Reviewer::new(h.start(), h.moves())),
-        };
+        let record = AnyGame::parse(text)?;
+        let reviewer = record.visit(NewReviewer);
         Ok(Review {
             record,
             reviewer,
@@ -191,11 +209,7 @@ impl Review {
     /// [`check_depth`](uttt_core::search::puzzle::check_depth), without a
     /// node limit).
     pub fn step(&mut self, engine: &mut WebEngine, slice_end: f64, now: &dyn Fn() -> f64) -> Step {
-        let next = match &mut self.reviewer {
-            Either::Ultimate(r) => review_next(r, engine),
-            Either::Classic(r) => review_next(r, engine),
-        };
-        if let Some(next) = next {
+        if let Some(next) = self.reviewer.next(engine) {
             return Step::Move(self.keep(next));
         }
         if self.checks.is_none() {
@@ -284,10 +298,7 @@ impl Review {
     /// How many moves the game has.
     #[must_use]
     pub fn total(&self) -> usize {
-        match &self.reviewer {
-            Either::Ultimate(r) => r.total(),
-            Either::Classic(r) => r.total(),
-        }
+        self.reviewer.total()
     }
 
     /// X's and O's summaries of the moves reviewed.
@@ -301,7 +312,7 @@ impl Review {
 mod tests {
     use super::*;
     use uttt_core::search::review::{review, review_engine};
-    use uttt_core::ClassicMove;
+    use uttt_core::{Classic, ClassicMove};
 
     #[test]
     fn the_worker_review_is_core_review_seen_from_x() {

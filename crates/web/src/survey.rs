@@ -3,16 +3,15 @@
 //! cell's worth for the page's overlay, with the best line for the bar.
 
 use serde::Serialize;
-use uttt_core::record::AnyGame;
 use uttt_core::search::puzzle::{check_depth, is_one_answer};
 use uttt_core::search::{
     Engine, Eval, MoveWorth, Searchable, Survey, Surveyor, WinChance, MAX_PLY,
 };
-use uttt_core::{Classic, Player, Rules, Ultimate};
+use uttt_core::AnyGame;
+use uttt_core::{History, Player, Rules, Visit};
 
-use crate::engine::{for_x, pv_notation, BoardCell, Report, WebEngine};
+use crate::engine::{for_x, pv_notation, Report, WebEngine};
 use crate::error::ApiError;
-use crate::game::WebGame;
 
 /// What playing in one cell is worth, for the side to move.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -46,17 +45,52 @@ pub struct SurveyReport {
 }
 
 /// A survey of either game.
-#[derive(Clone, Debug)]
-enum Either {
-    Ultimate(Surveyor<Ultimate>),
-    Classic(Surveyor<Classic>),
+/// A surveyor of either game, behind the calls a survey makes: the game's
+/// type is gone once it is made.
+trait Surveying: core::fmt::Debug {
+    /// Surveys on until `stop` says so; true when a depth was completed.
+    fn step(&mut self, engine: &mut Engine, stop: &mut dyn FnMut() -> bool) -> bool;
+    /// What the survey has found so far.
+    fn found(&self) -> Found;
+    /// True once every depth has been surveyed.
+    fn is_finished(&self) -> bool;
+}
+
+impl<G: Searchable> Surveying for Surveyor<G> {
+    fn step(&mut self, engine: &mut Engine, stop: &mut dyn FnMut() -> bool) -> bool {
+        Surveyor::step(self, engine, stop)
+    }
+
+    fn found(&self) -> Found {
+        Found::of(self)
+    }
+
+    fn is_finished(&self) -> bool {
+        Surveyor::is_finished(self)
+    }
+}
+
+/// Makes the surveyor of the position after `ply` moves of a game, to
+/// `max_depth` (the puzzle check's depth for the game when `None`).
+struct NewSurveyor {
+    ply: usize,
+    max_depth: Option<u32>,
+}
+
+impl Visit for NewSurveyor {
+    type Output = Option<Box<dyn Surveying>>;
+    fn visit<G: Searchable>(self, history: &History<G>) -> Self::Output {
+        let depth = self.max_depth.unwrap_or_else(check_depth::<G>);
+        let surveyor = Surveyor::new(history.position_at(self.ply)?, depth)?;
+        Some(Box::new(surveyor))
+    }
 }
 
 /// A survey under way, until its deadline or until deeper search cannot
 /// change it.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct WebSurvey {
-    surveyor: Either,
+    surveyor: Box<dyn Surveying>,
     deadline: f64,
 }
 
@@ -68,36 +102,21 @@ impl WebSurvey {
     /// `parse-error` for bad text, `game-over` when there is no move.
     pub fn begin(text: &str, deadline: f64) -> Result<WebSurvey, ApiError> {
         let over = || ApiError::new("game-over", "the game is over: there is no move to survey");
-        let game = WebGame::parse(text)?;
-        let cursor = match game.any() {
-            AnyGame::Ultimate(h) => h.cursor(),
-            AnyGame::Classic(h) => h.cursor(),
-        };
-        WebSurvey::at(game.any(), cursor, MAX_PLY as u32, deadline).ok_or_else(over)
+        let game = AnyGame::parse(text)?;
+        WebSurvey::at(&game, game.cursor(), Some(MAX_PLY as u32), deadline).ok_or_else(over)
     }
 
     /// The check of a puzzle after `ply` moves of `game`: a survey to
     /// [`check_depth`], without a deadline (it ends when finished); `None`
     /// past the game's end or when there is no move.
     pub(crate) fn puzzle_check(game: &AnyGame, ply: usize) -> Option<WebSurvey> {
-        let depth = match game {
-            AnyGame::Ultimate(_) => check_depth::<Ultimate>(),
-            AnyGame::Classic(_) => check_depth::<Classic>(),
-        };
-        WebSurvey::at(game, ply, depth, f64::INFINITY)
+        WebSurvey::at(game, ply, None, f64::INFINITY)
     }
 
     /// A survey of the position after `ply` moves of `game`, to
-    /// `max_depth`, until `deadline`.
-    fn at(game: &AnyGame, ply: usize, max_depth: u32, deadline: f64) -> Option<WebSurvey> {
-        let surveyor = match game {
-            AnyGame::Ultimate(h) => {
-                Surveyor::new(h.position_at(ply)?, max_depth).map(Either::Ultimate)
-            }
-            AnyGame::Classic(h) => {
-                Surveyor::new(h.position_at(ply)?, max_depth).map(Either::Classic)
-            }
-        }?;
+    /// `max_depth` (see [`NewSurveyor`]), until `deadline`.
+    fn at(game: &AnyGame, ply: usize, max_depth: Option<u32>, deadline: f64) -> Option<WebSurvey> {
+        let surveyor = game.visit(NewSurveyor { ply, max_depth })?;
         Some(WebSurvey { surveyor, deadline })
     }
 
@@ -123,18 +142,12 @@ impl WebSurvey {
     ) -> bool {
         let stop_at = slice_end.min(self.deadline);
         let mut stop = || now() >= stop_at;
-        match &mut self.surveyor {
-            Either::Ultimate(s) => s.step(engine, &mut stop),
-            Either::Classic(s) => s.step(engine, &mut stop),
-        }
+        self.surveyor.step(engine, &mut stop)
     }
 
     /// What the survey has found so far.
     fn found(&self) -> Found {
-        match &self.surveyor {
-            Either::Ultimate(s) => Found::of(s),
-            Either::Classic(s) => Found::of(s),
-        }
+        self.surveyor.found()
     }
 
     /// Whether the survey so far shows `answer` (board, cell) as the one
@@ -147,11 +160,7 @@ impl WebSurvey {
     /// True once the survey is over: finished, or past its deadline.
     #[must_use]
     pub fn is_over(&self, now: f64) -> bool {
-        let finished = match &self.surveyor {
-            Either::Ultimate(s) => s.is_finished(),
-            Either::Classic(s) => s.is_finished(),
-        };
-        finished || now >= self.deadline
+        self.surveyor.is_finished() || now >= self.deadline
     }
 }
 
@@ -168,15 +177,11 @@ struct Found {
 
 impl Found {
     /// What `surveyor` has found so far.
-    fn of<G>(surveyor: &Surveyor<G>) -> Found
-    where
-        G: Searchable,
-        G::Move: BoardCell,
-    {
+    fn of<G: Searchable>(surveyor: &Surveyor<G>) -> Found {
         let pos = surveyor.position();
         let s = surveyor.survey();
         let moves = s.moves.iter().map(|w| MoveWorth {
-            mv: w.mv.board_cell(),
+            mv: G::board_and_cell(w.mv),
             score: w.score,
             exact: w.exact,
             depth: w.depth,

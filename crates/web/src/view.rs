@@ -3,7 +3,7 @@
 //! one plain object (serde-wasm-bindgen), built once per render.
 
 use serde::Serialize;
-use uttt_core::record::AnyGame;
+use uttt_core::AnyGame;
 use uttt_core::{BoardStatus, Classic, Game, History, Outcome, Player, Ultimate};
 
 /// Everything the page shows about one position and its history.

@@ -104,7 +104,7 @@ pub fn setup(rules: Rules, x: &[(u8, &[u8])], o: &[(u8, &[u8])], target: Option<
         target.map_or('-', |b| char::from(b'0' + b))
     );
     match uttt_core::record::parse_position(&text) {
-        Ok(uttt_core::record::AnyGame::Ultimate(h)) => *h.current(),
+        Ok(uttt_core::AnyGame::Ultimate(h)) => *h.current(),
         other => panic!("setup {text:?} failed: {other:?}"),
     }
 }
