@@ -477,7 +477,9 @@ test('installable, and playable against the AI offline after the first load', as
     const cache = await caches.open(`uttt-${v}`);
     return (await cache.keys()).map((r) => new URL(r.url).pathname);
   }, version);
-  expect(cached.some((p) => p.endsWith('/www/pkg/uttt_web_bg.wasm'))).toBe(true);
+  for (const module of ['uttt_page', 'uttt_worker']) {
+    expect(cached.some((p) => p.endsWith(`/www/pkg/${module}_bg.wasm`))).toBe(true);
+  }
   expect(cached.some((p) => p.endsWith('/www/worker.js'))).toBe(true);
 
   await context.setOffline(true);
@@ -492,8 +494,11 @@ test('installable, and playable against the AI offline after the first load', as
 
 test('a new version installs beside the old one, waits for Reload, then clears old caches', async ({ page }) => {
   await open(page);
+  // Once the first worker is activated, not merely active: its activation
+  // clears older releases' caches, and would take the stale one planted below.
   const current = await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
+    const { active } = await navigator.serviceWorker.ready;
+    while (active.state !== 'activated') await new Promise((done) => active.addEventListener('statechange', done, { once: true }));
     return caches.keys();
   });
   expect(current).toHaveLength(1);

@@ -285,7 +285,7 @@ test.describe('the score card for screen readers', () => {
 test('Undo, Redo and Hint are disabled while the game loads, and come alive with it', async ({ page }) => {
   let release;
   const gate = new Promise((resolve) => (release = resolve));
-  await page.route(/uttt_web_bg\.wasm$/, async (route) => {
+  await page.route(/uttt_page_bg\.wasm$/, async (route) => {
     await gate;
     await route.continue();
   });

@@ -2,7 +2,7 @@
 // WebGame (whose view() is a plain object the page draws from), the levels
 // and the version.
 
-import init, { WebGame, apiVersion, levelNames, levelBudgetMs } from './pkg/uttt_web.js';
+import init, { WebGame, apiVersion, levelNames, levelBudgetMs } from './pkg/uttt_page.js';
 
 let loaded = null;
 

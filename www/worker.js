@@ -3,7 +3,7 @@
 // only loads the wasm, keeps the messages that arrive meanwhile for the
 // loop to answer first, and tells the page if the wasm cannot load.
 
-import init, { runWorker } from './pkg/uttt_web.js';
+import init, { runWorker } from './pkg/uttt_worker.js';
 
 const early = [];
 const keep = (event) => early.push(event.data);

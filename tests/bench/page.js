@@ -3,7 +3,7 @@
 // these functions; they run on the main thread, where nothing else
 // competes on this otherwise empty page.
 
-import init, { perftCount, SearchBench } from './pkg/uttt_web.js';
+import init, { perftCount, SearchBench } from './pkg/uttt_bench.js';
 
 const ready = init();
 

@@ -49,7 +49,7 @@ const thinkMs = Math.max(Number(thinkText), budgetMs);
  * the page (page.evaluate), so it holds everything it uses.
  */
 async function playInPage({ opening, pondererIsX, level, budgetMs, thinkMs, rules }) {
-  const { default: init, WebGame } = await import(new URL('www/pkg/uttt_web.js', document.baseURI).href);
+  const { default: init, WebGame } = await import(new URL('www/pkg/uttt_page.js', document.baseURI).href);
   await init();
   const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   // Every step has a deadline, so a stuck worker ends the run with an error.

@@ -1,9 +1,12 @@
-//! `cargo xtask build`: the web crate compiled to wasm32 in release,
-//! wasm-bindgen's ES-module glue written to `www/pkg/`, where the page
-//! imports it from, and the wasm optimised by binaryen's `wasm-opt` (the
-//! npm package `binaryen`, pinned in package-lock.json).
+//! `cargo xtask build`: the web crate compiled to wasm32 in release as two
+//! modules, the page's (feature `page`: rules, records, the tree of lines,
+//! the view) and the worker's (feature `worker`: the search, the review,
+//! the survey), each with wasm-bindgen's ES-module glue written to
+//! `www/pkg/`, where the page and the worker import them from, and
+//! optimised by binaryen's `wasm-opt` (the npm package `binaryen`, pinned
+//! in package-lock.json).
 //!
-//! `cargo xtask bench` builds a second flavour with the web crate's `bench`
+//! `cargo xtask bench` builds a third module with the web crate's `bench`
 //! feature (perft and the search benchmark exports) into a folder of its
 //! own, optimised the same way, so the game's wasm never carries them.
 
@@ -14,9 +17,38 @@ use std::process::Command;
 
 /// The package name of the web crate.
 pub const WEB_CRATE: &str = "uttt-web";
-/// The module name wasm-bindgen gives the output: `uttt_web.js` and
-/// `uttt_web_bg.wasm`.
-pub const OUT_NAME: &str = "uttt_web";
+/// The file cargo writes for the web crate, whatever its features.
+const CARGO_OUT: &str = "uttt_web";
+
+/// One wasm module made from the web crate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Module {
+    /// The name wasm-bindgen gives its files: `NAME.js`, `NAME_bg.wasm`.
+    pub name: &'static str,
+    /// The web crate's feature that makes it.
+    pub feature: &'static str,
+    /// The cargo profile it is built with (see the workspace's Cargo.toml).
+    profile: &'static str,
+}
+
+/// The page's module: no search.
+pub const PAGE: Module = Module {
+    name: "uttt_page",
+    feature: "page",
+    profile: "wasm-page",
+};
+/// The AI worker's module: no view and no tree.
+pub const WORKER: Module = Module {
+    name: "uttt_worker",
+    feature: "worker",
+    profile: "release",
+};
+/// The benchmark's module (the worker's and the bench exports).
+pub const BENCH: Module = Module {
+    name: "uttt_bench",
+    feature: "bench",
+    profile: "release",
+};
 
 /// The wasm-opt passes, chosen by measurement (`cargo xtask bench --runs 5`
 /// of the bench build, two runs each, on this 2-core machine): `-Os` searched
@@ -38,10 +70,19 @@ const WASM_FEATURES: [&str; 6] = [
 /// Which wasm to build.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flavour {
-    /// The game's wasm, into `www/pkg/`.
+    /// The game's two modules, into `www/pkg/`.
     Game,
-    /// The game's API plus the benchmark exports, into the bench folder.
+    /// The benchmark's module, into the bench folder.
     Bench,
+}
+
+impl Flavour {
+    fn modules(self) -> &'static [Module] {
+        match self {
+            Flavour::Game => &[PAGE, WORKER],
+            Flavour::Bench => &[BENCH],
+        }
+    }
 }
 
 /// Where the game's generated glue and wasm go.
@@ -69,39 +110,17 @@ pub fn target_dir(root: &Path) -> PathBuf {
     }
 }
 
-/// Builds the game's wasm module and its glue; returns the path of the
-/// final `.wasm` file in `www/pkg/`.
-pub fn build(root: &Path) -> Result<PathBuf> {
+/// Builds the game's two wasm modules and their glue into `www/pkg/`.
+pub fn build(root: &Path) -> Result {
     build_flavour(root, Flavour::Game)
 }
 
-/// Builds `flavour` and returns the path of its optimised `.wasm` file.
-pub fn build_flavour(root: &Path, flavour: Flavour) -> Result<PathBuf> {
+/// Builds every module of `flavour` into a folder emptied first, so no
+/// stale file of an older build ships.
+pub fn build_flavour(root: &Path, flavour: Flavour) -> Result {
     setup::ensure_wasm_target()?;
     let bindgen_bin = setup::ensure_bindgen_cli(root)?;
     setup::ensure_npm_packages(root)?;
-
-    let mut build = cargo();
-    build
-        .current_dir(root)
-        .args(["build", "--package", WEB_CRATE, "--release", "--target"])
-        .arg(setup::WASM_TARGET);
-    if flavour == Flavour::Bench {
-        build.args(["--features", "bench"]);
-    }
-    cmd::run(&mut build, "building crates/web for wasm32")?;
-    let raw = target_dir(root)
-        .join(setup::WASM_TARGET)
-        .join("release")
-        .join(format!("{OUT_NAME}.wasm"));
-    if !raw.is_file() {
-        return Err(format!(
-            "cargo reported success but {} is missing",
-            raw.display()
-        ));
-    }
-
-    // Start from an empty folder so no stale file of an older build ships.
     let pkg = match flavour {
         Flavour::Game => pkg_dir(root),
         Flavour::Bench => bench_pkg_dir(root),
@@ -110,6 +129,34 @@ pub fn build_flavour(root: &Path, flavour: Flavour) -> Result<PathBuf> {
         std::fs::remove_dir_all(&pkg)
             .map_err(|e| format!("cannot clear {}: {e}", pkg.display()))?;
     }
+    for module in flavour.modules() {
+        build_module(root, &bindgen_bin, *module, &pkg)?;
+    }
+    Ok(())
+}
+
+/// Builds `module` into `pkg`. Cargo writes every feature set of the crate
+/// to the same file, so each is taken through wasm-bindgen before the next
+/// is built.
+fn build_module(root: &Path, bindgen_bin: &Path, module: Module, pkg: &Path) -> Result {
+    cmd::run(
+        cargo()
+            .current_dir(root)
+            .args(["build", "--package", WEB_CRATE, "--profile", module.profile])
+            .args(["--target", setup::WASM_TARGET])
+            .args(["--no-default-features", "--features", module.feature]),
+        "building crates/web for wasm32",
+    )?;
+    let raw = target_dir(root)
+        .join(setup::WASM_TARGET)
+        .join(module.profile)
+        .join(format!("{CARGO_OUT}.wasm"));
+    if !raw.is_file() {
+        return Err(format!(
+            "cargo reported success but {} is missing",
+            raw.display()
+        ));
+    }
     cmd::run(
         Command::new(bindgen_bin.join("wasm-bindgen"))
             .args([
@@ -117,14 +164,14 @@ pub fn build_flavour(root: &Path, flavour: Flavour) -> Result<PathBuf> {
                 "web",
                 "--no-typescript",
                 "--out-name",
-                OUT_NAME,
+                module.name,
                 "--out-dir",
             ])
-            .arg(&pkg)
+            .arg(pkg)
             .arg(&raw),
         "wasm-bindgen",
     )?;
-    let wasm = pkg.join(format!("{OUT_NAME}_bg.wasm"));
+    let wasm = pkg.join(format!("{}_bg.wasm", module.name));
     let before = file_size(&wasm)?;
     optimise(root, &wasm)?;
     println!(
@@ -132,7 +179,7 @@ pub fn build_flavour(root: &Path, flavour: Flavour) -> Result<PathBuf> {
         wasm.strip_prefix(root).unwrap_or(&wasm).display(),
         file_size(&wasm)?
     );
-    Ok(wasm)
+    Ok(())
 }
 
 /// Runs wasm-opt on `wasm` in place. It also drops the name section, which

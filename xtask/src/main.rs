@@ -79,7 +79,7 @@ fn run(args: &[String]) -> Result {
     match command {
         "build" => {
             no_options(rest)?;
-            build::build(&root).map(|_| ())
+            build::build(&root)
         }
         "serve" => {
             let port = parse_port(rest)?;

@@ -272,7 +272,7 @@ mod tests {
         .unwrap();
         std::fs::write(
             dir.join("main.js"),
-            "import init from './pkg/uttt_web.js';\nlet p = a.split(\"/\");\n",
+            "import init from './pkg/uttt_page.js';\nlet p = a.split(\"/\");\n",
         )
         .unwrap();
         let found = find_absolute_urls(&dir).unwrap();

@@ -101,8 +101,8 @@ mod tests {
     fn routes_the_root_and_files_under_a_prefix() {
         assert_eq!(route("/", "/", None), file(&["index.html"]));
         assert_eq!(
-            route("/", "/www/pkg/uttt_web.js", None),
-            file(&["www", "pkg", "uttt_web.js"])
+            route("/", "/www/pkg/uttt_page.js", None),
+            file(&["www", "pkg", "uttt_page.js"])
         );
         assert_eq!(route("/uttt/", "/uttt/", None), file(&["index.html"]));
         assert_eq!(

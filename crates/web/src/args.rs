@@ -29,6 +29,7 @@ pub fn index(value: Option<f64>, what: &str, max: u32) -> Result<u32, ApiError> 
 ///
 /// # Errors
 /// `bad-argument`, naming `what`, when the value is not a string.
+#[cfg(any(feature = "page", feature = "bench"))]
 pub fn text(value: Option<String>, what: &str) -> Result<String, ApiError> {
     value.ok_or_else(|| ApiError::bad_argument(format!("{what} must be a string")))
 }

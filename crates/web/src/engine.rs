@@ -3,15 +3,13 @@
 //! reporting progress. Also the level facts the page reads.
 
 use serde::Serialize;
-use uttt_core::search::{
-    Engine, Eval, Level, Limits, Progress, SearchResult, Searchable, WinChance,
-};
+use uttt_core::search::{Engine, Eval, Limits, Progress, SearchResult, Searchable, WinChance};
 use uttt_core::AnyGame;
 use uttt_core::{History, Player, Visit};
-use wasm_bindgen::prelude::*;
 
 use crate::args;
 use crate::error::ApiError;
+use crate::levels;
 
 /// The longest budget a caller may ask for: ten minutes.
 const MAX_BUDGET_MS: u32 = 600_000;
@@ -259,7 +257,7 @@ impl WebEngine {
     /// `bad-argument` for an unknown level.
     pub fn create(level: &str, seed: u64) -> Result<WebEngine, ApiError> {
         Ok(WebEngine {
-            engine: Engine::for_level(parse_level(level)?, seed),
+            engine: Engine::for_level(levels::parse(level)?, seed),
         })
     }
 
@@ -360,37 +358,11 @@ impl WebEngine {
     }
 }
 
-fn parse_level(name: &str) -> Result<Level, ApiError> {
-    Level::from_name(name).ok_or_else(|| {
-        ApiError::bad_argument(format!(
-            "unknown level '{name}': expected one of {}",
-            Level::ALL.map(Level::name).join(", ")
-        ))
-    })
-}
-
-/// The level names, weakest first: `["beginner", ..., "master"]`.
-#[wasm_bindgen(js_name = levelNames)]
-#[must_use]
-pub fn level_names() -> Vec<String> {
-    Level::ALL.iter().map(|l| l.name().to_string()).collect()
-}
-
-/// The thinking time of the level named `name`, in milliseconds.
-///
-/// # Errors
-/// Throws `bad-argument` for an unknown level or a non-string.
-#[wasm_bindgen(js_name = levelBudgetMs)]
-pub fn level_budget_ms(name: JsValue) -> Result<u32, JsValue> {
-    let name = args::text(name.as_string(), "level").map_err(ApiError::into_js)?;
-    let level = parse_level(&name).map_err(ApiError::into_js)?;
-    Ok(u32::try_from(level.budget_ms()).unwrap_or(u32::MAX))
-}
-
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
     use core::cell::Cell;
+    use uttt_core::search::Level;
 
     /// Searches the position at the cursor of `text` for at most
     /// `budget_ms` in one long slice, as the worker does in many.
@@ -445,8 +417,9 @@ pub(crate) mod tests {
 
     #[test]
     fn every_level_answers_a_legal_move() {
-        for name in level_names() {
-            let mut e = WebEngine::create(&name, 7).unwrap();
+        for level in Level::ALL {
+            let name = level.name();
+            let mut e = WebEngine::create(name, 7).unwrap();
             let mut reports = Vec::new();
             let r = run(
                 &mut e,

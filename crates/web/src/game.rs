@@ -2,6 +2,7 @@
 //! with undo, redo and jumps, inside the tree of every line played (see
 //! lines.rs), every rule answered by `uttt_core`.
 
+use uttt_core::record;
 use uttt_core::tree::{self, AnyTree};
 use uttt_core::{AnyGame, GameKind, Rules};
 use wasm_bindgen::prelude::*;
@@ -75,7 +76,7 @@ impl WebGame {
                 tree,
             })
         } else {
-            Ok(WebGame::of_line(AnyGame::parse(text)?))
+            Ok(WebGame::of_line(record::parse_position(text)?))
         }
     }
 

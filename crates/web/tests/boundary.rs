@@ -483,17 +483,17 @@ fn perft_counts_and_refuses_bad_arguments() {
 
 #[wasm_bindgen_test]
 fn level_lookups_refuse_unknown_levels() {
-    let names = uttt_web::engine::level_names();
+    let names = uttt_web::levels::level_names();
     assert_eq!(names.len(), 5);
     for name in &names {
         assert!(
-            uttt_web::engine::level_budget_ms(s(name)).unwrap() > 0,
+            uttt_web::levels::level_budget_ms(s(name)).unwrap() > 0,
             "{name}"
         );
     }
     for bad in [s("grandmaster"), s(""), n(3.0), JsValue::UNDEFINED] {
         assert_eq!(
-            code(&uttt_web::engine::level_budget_ms(bad).unwrap_err()),
+            code(&uttt_web::levels::level_budget_ms(bad).unwrap_err()),
             "bad-argument"
         );
     }
