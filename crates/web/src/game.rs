@@ -83,13 +83,17 @@ impl WebGame {
     /// Plays at `cell` of small board `board` (Classic: board 0).
     ///
     /// # Errors
-    /// `bad-argument` for values that are not board and cell numbers (0-8);
-    /// otherwise why the move is illegal (`wrong-board`, `cell-taken`,
-    /// `out-of-range` for a Classic board other than 0, ...). Nothing
-    /// changes on error.
+    /// `bad-argument` for values that are not board and cell numbers (0-8),
+    /// or a board other than 0 in Classic; otherwise why the move is
+    /// illegal (`wrong-board`, `cell-taken`, ...). Nothing changes on error.
     pub fn try_play(&mut self, board: Option<f64>, cell: Option<f64>) -> Result<(), ApiError> {
         let board = args::index(board, "board", 8)?;
         let cell = args::index(cell, "cell", 8)?;
+        if self.inner.kind() == GameKind::Classic && board != 0 {
+            return Err(ApiError::bad_argument(
+                "a Classic game has a single board, number 0",
+            ));
+        }
         let mut line = self.inner.clone();
         // Both are at most 8, so they fit a u8.
         line.play(board as u8, cell as u8)?;
@@ -236,7 +240,7 @@ impl WebGame {
     ///
     /// # Errors
     /// Throws with `code` `wrong-board`, `cell-taken`, `board-decided`,
-    /// `game-over`, `out-of-range` or `bad-argument`; the game is unchanged.
+    /// `game-over` or `bad-argument`; the game is unchanged.
     pub fn play(&mut self, board: JsValue, cell: JsValue) -> Result<(), JsValue> {
         self.try_play(board.as_f64(), cell.as_f64())
             .map_err(ApiError::into_js)
@@ -271,6 +275,7 @@ impl WebGame {
     /// # Errors
     /// Throws `crash` if the snapshot cannot be converted, which the
     /// view's plain fields never cause.
+    #[wasm_bindgen(unchecked_return_type = "View")]
     pub fn view(&self) -> Result<JsValue, JsValue> {
         crate::convert::to_js(&self.snapshot()).map_err(ApiError::into_js)
     }
@@ -294,6 +299,7 @@ impl WebGame {
     /// # Errors
     /// Throws `crash` if the list cannot be converted, which its plain
     /// fields never cause.
+    #[wasm_bindgen(unchecked_return_type = "TreeItem[]")]
     pub fn lines(&self) -> Result<JsValue, JsValue> {
         crate::convert::to_js(&self.tree_items()).map_err(ApiError::into_js)
     }
@@ -400,7 +406,10 @@ mod tests {
     #[test]
     fn classic_uses_board_zero() {
         let mut g = WebGame::create("classic", "standard").unwrap();
-        assert!(g.try_play(Some(1.0), Some(0.0)).is_err());
+        assert_eq!(
+            g.try_play(Some(1.0), Some(0.0)).unwrap_err().code,
+            "bad-argument"
+        );
         g.try_play(Some(0.0), Some(4.0)).unwrap();
         assert_eq!(g.record_text().as_deref(), Some("classic:b2"));
     }
