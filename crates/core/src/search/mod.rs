@@ -68,39 +68,30 @@
 //! every meta line scores the chance that a side wins all three of its
 //! boards: each small board's odds come from a table over all 3^9 fillings
 //! (the chance of winning it if the remaining moves there fell to either side
-//! at random), and a line's odds are the product of its boards'. This term
-//! is worth about +120 Elo at equal nodes on its own. Weights were tuned
-//! by self-play matches (SPSA, `uttt tune`; see [`Weights::DEFAULT`]).
-//! Late move reductions (Ultimate only; from the third move, depth 3 and
-//! up) grow with the logarithm of the depth and of the move's place, so
-//! deep nodes cut their late moves by three or four plies. The table's move is extended
-//! by a ply when it is singular: every other move, searched at half depth,
-//! fails well below its stored score (from depth 8). Together these two
-//! are worth about +50 Elo at equal time (200 games each against the search
-//! without them: 56.0% at 100 ms, 57.5% at 300 ms per move). Starting the
-//! reductions at the third move rather than the fourth was worth about
-//! +48 more (56.9% over 400 games at 100 ms, 56.8% over 200 at 300 ms).
-//! Late move pruning (Ultimate only): in a node at most 3 plies from the
-//! horizon and off the principal variation, only the first 2 + depth²
-//! moves are searched, then only the moves that win a small board; worth
-//! about +30 more (54.4% over 400 games at 100 ms). Aspiration windows
-//! (from depth 5) are on. Past the horizon a quiescence search
-//! follows the moves that win a small board (the side to move may
-//! also stand on the static evaluation): worth about +60 Elo at equal nodes
-//! (`uttt match hard@nodes=50000 hard@nodes=50000@qs=0`, 200 games: 58.2%
-//! at seed 1 and 59.0% at seed 3, measured with the line-odds evaluation).
-//! Under the standard rules a position where every meta line is blocked
-//! for both sides is scored a draw at once. [`SearchOptions`] turns each of
-//! these off for measurements. In Classic a position where the side to
-//! move cannot win at once and faces two threats is scored lost in 2 at
-//! once ([`Searchable::faces_a_fork`]), and no move is reduced: since every
-//! Classic mistake loses within six plies, Medium's four plies then see
-//! every trap, and it holds every draw and wins every won game (before, it
-//! lost 49 of 100 games to the `trap` player of `uttt match --game
-//! classic` and scored 45.8% against Easy). Frontier nodes skip the table
-//! (cheaper than the cache miss). If a search is stopped in the middle of a depth, a root move that
-//! has already been proven better than the previous best at that depth is
-//! played.
+//! at random), and a line's odds are the product of its boards'. Weights
+//! were tuned by self-play matches (SPSA, `uttt tune`; see
+//! [`Weights::DEFAULT`]). Late move reductions (Ultimate only; from the
+//! third move, depth 3 and up) grow with the logarithm of the depth and of
+//! the move's place, so deep nodes cut their late moves by three or four
+//! plies. The table's move is extended by a ply when it is singular: every
+//! other move, searched at half depth, fails well below its stored score
+//! (from depth 8). Late move pruning (Ultimate only): in a node at most 3
+//! plies from the horizon and off the principal variation, only the first
+//! 2 + depth² moves are searched, then only the moves that win a small
+//! board. Aspiration windows (from depth 5) are on. Past the horizon a
+//! quiescence search follows the moves that win a small board (the side to
+//! move may also stand on the static evaluation). Under the standard rules
+//! a position where every meta line is blocked for both sides is scored a
+//! draw at once. [`SearchOptions`] turns each of these off for
+//! measurements; what each is worth is in `docs/engine.md`. In Classic a
+//! position where the side to move cannot win at once and faces two
+//! threats is scored lost in 2 at once ([`Searchable::faces_a_fork`]), and
+//! no move is reduced: since every Classic mistake loses within six plies,
+//! Medium's four plies then see every trap, and it holds every draw and
+//! wins every won game. Frontier nodes skip the table (cheaper than the
+//! cache miss). If a search is stopped in the middle of a depth, a root
+//! move that has already been proven better than the previous best at that
+//! depth is played.
 
 mod alphabeta;
 pub mod bench;

@@ -75,17 +75,11 @@ pub const WEIGHT_NAMES: [&str; WEIGHT_COUNT] = [
 ];
 
 impl Weights {
-    /// The weights the levels play with, chosen by self-play. The first
-    /// fourteen came from two SPSA runs of `uttt tune` (400 game pairs each
-    /// at 10k nodes per move) from hand-set weights
-    /// `[100, 20, 10, 30, 90, 60, 12, 6, 8, 3, 1, 25, 40, 10]`, scoring
-    /// +127 ± 60 Elo against those. Then `line_odds` was added at 1500 (the
-    /// best of 100..6000 by hand, +135 ± 41 Elo at 50k nodes per move) and
-    /// all fifteen re-tuned by two more runs of 600 pairs at 20k nodes; the
-    /// result scores 67.5% (+127 ± 43 Elo) against the fourteen-weight
-    /// vector in 200 paired games at 50k nodes per move.
-    /// `tb_count` came later, for the tie-break rule alone (the standard
-    /// rules never read it): see [`TB_COUNT`].
+    /// The weights the levels play with, chosen by self-play: SPSA runs of
+    /// `uttt tune` from hand-set weights, `line_odds` set by hand and then
+    /// re-tuned with the rest (the runs and their results are in
+    /// `docs/engine.md`). `tb_count` is for the tie-break rule alone (the
+    /// standard rules never read it): see `TB_COUNT`.
     pub const DEFAULT: Weights = Weights([
         57, 18, 9, 22, 97, 76, 12, 13, 1, 0, -5, 32, 46, 10, 1295, TB_COUNT,
     ]);
@@ -110,9 +104,8 @@ impl Weights {
 }
 
 /// The default of `tb_count`, per board of the count when no meta line can
-/// be completed. Under the tie-break rule Hard with it scored 53.6% (about
-/// +25 Elo) against Hard without it over 3,400 games at 20k to 100k nodes
-/// per move; 250 and 1,000 did about as well, 125, 2,000 and 4,000 worse.
+/// be completed: the best of the values tried under the tie-break rule
+/// (`docs/engine.md`).
 pub const TB_COUNT: i32 = 500;
 
 impl Default for Weights {
