@@ -81,6 +81,16 @@ impl Counts {
 /// echoing its standard output line by line while summing every
 /// `test result: ... N passed; M failed; ...` line.
 pub fn run_counting(command: &mut Command, what: &str) -> (Result, Counts) {
+    run_counting_with(command, what, parse_libtest_summary)
+}
+
+/// [`run_counting`] for a runner whose summary lines `parse` reads; the
+/// counts of every line it recognises are added up.
+pub fn run_counting_with(
+    command: &mut Command,
+    what: &str,
+    parse: fn(&str) -> Option<Counts>,
+) -> (Result, Counts) {
     println!("$ {}", describe(command));
     let mut child = match command.stdout(Stdio::piped()).spawn() {
         Ok(child) => child,
@@ -96,7 +106,7 @@ pub fn run_counting(command: &mut Command, what: &str) -> (Result, Counts) {
             .map_while(std::result::Result::ok)
         {
             println!("{line}");
-            if let Some(found) = parse_libtest_summary(&line) {
+            if let Some(found) = parse(&line) {
                 counts.add(found);
             }
         }
@@ -107,6 +117,24 @@ pub fn run_counting(command: &mut Command, what: &str) -> (Result, Counts) {
         Err(e) => Err(format!("{what}: lost the child process: {e}")),
     };
     (result, counts)
+}
+
+/// Reads the TAP summary of node's test runner: `# pass 12` or `# fail 0`.
+pub fn parse_node_test_summary(line: &str) -> Option<Counts> {
+    let rest = line.trim().strip_prefix("# ")?;
+    let (label, number) = rest.split_once(' ')?;
+    let n = number.trim().parse::<u64>().ok()?;
+    match label {
+        "pass" => Some(Counts {
+            passed: n,
+            failed: 0,
+        }),
+        "fail" => Some(Counts {
+            passed: 0,
+            failed: n,
+        }),
+        _ => None,
+    }
 }
 
 /// Reads `test result: ok. 3 passed; 1 failed; 0 ignored; ...`.
