@@ -1,3 +1,4 @@
+// @ts-check
 // Keyboard and screen-reader support for the board, on top of web's board.js:
 // - the board is one tab stop (roving tabindex); arrow keys move across the
 //   whole 9x9 grid, crossing small boards; Home/End go to the row's ends,

@@ -1,3 +1,4 @@
+// @ts-check
 // The page's side of the AI worker: one search at a time, each with an id so
 // a late answer to an old question is never used; a `stop` message when a
 // search or pondering must end (the worker searches in slices of about
@@ -37,10 +38,24 @@ const MAX_ATTEMPTS = 3;
  */
 const REVIEW_STEP_TIMEOUT_MS = 15000;
 
+/** @typedef {import('./pkg/uttt_worker.js').Report} Report */
+/** @typedef {import('./pkg/uttt_worker.js').SurveyReport} SurveyReport */
+/** @typedef {import('./pkg/uttt_worker.js').ReviewedMove} ReviewedMove */
+/** @typedef {{x: import('./pkg/uttt_worker.js').ReviewSummary, o: import('./pkg/uttt_worker.js').ReviewSummary, puzzles: import('./pkg/uttt_worker.js').FoundPuzzle[]}} ReviewEnd */
+/**
+ * What the worker posts: a reply of its loop, or www/worker.js's word that
+ * the wasm could not load.
+ * @typedef {import('./pkg/uttt_worker.js').Reply | {type: 'fatal', message: string}} WorkerMessage
+ */
+/** @typedef {Error & {code: string}} AiError An error with the worker's code, or 'failed'. */
+
+/**
+ * @param {string} code
+ * @param {string} message
+ * @returns {AiError}
+ */
 function failure(code, message) {
-  const error = new Error(message);
-  error.code = code;
-  return error;
+  return Object.assign(new Error(message), { code });
 }
 
 /**
@@ -55,6 +70,14 @@ function failure(code, message) {
  * terminated) or 'slow' (the search went over its budget and the margin).
  */
 export class AiClient {
+  /**
+   * @param {{
+   *   onProgress?: (report: Report) => void,
+   *   onAnalysis?: (report: Report) => void,
+   *   onSurvey?: (survey: SurveyReport) => void,
+   *   onTrouble?: (kind: 'restarting' | 'failed', detail: string, reason?: 'crash' | 'silent' | 'slow') => void,
+   * }} [handlers]
+   */
   constructor({ onProgress = () => {}, onAnalysis = () => {}, onSurvey = () => {}, onTrouble = () => {} } = {}) {
     this.onProgress = onProgress;
     this.onAnalysis = onAnalysis;
@@ -68,7 +91,11 @@ export class AiClient {
     this.answered = null;
     /** What the worker analyses or surveys: 'analyse ' or 'survey ' and the position (see analyse, survey), or null. */
     this.analysed = null;
-    /** The game review under way (see review), or null. */
+    /**
+     * The game review under way (see review), or null.
+     * @type {{id: number, onMove: (reviewed: ReviewedMove, done: number, total: number) => void,
+     *   resolve: (end: ReviewEnd) => void, reject: (error: AiError) => void, timer: ReturnType<typeof setTimeout> | null} | null}
+     */
     this.reviewing = null;
     this.nextId = 1;
     this.pending = null;
@@ -155,7 +182,11 @@ export class AiClient {
     this.ready = false;
   }
 
-  /** The worker failed: restart it and resend the pending search, a few times. */
+  /**
+   * The worker failed: restart it and resend the pending search, a few times.
+   * @param {string} detail
+   * @param {'crash' | 'silent' | 'slow'} [reason]
+   */
   trouble(detail, reason = 'crash') {
     this.kill();
     this.failures += 1;
@@ -206,6 +237,7 @@ export class AiClient {
     this.disarm(job);
     let ms;
     let detail;
+    /** @type {'silent' | 'slow'} */
     let reason;
     if (job.step === 'started') {
       ms = job.budgetMs + MARGIN_MS;
@@ -240,10 +272,14 @@ export class AiClient {
     this.showWork();
   }
 
+  /**
+   * @param {Worker} worker
+   * @param {WorkerMessage} message
+   */
   receive(worker, message) {
     if (worker !== this.worker || !message) return;
     const job = this.pending;
-    const current = Boolean(job) && message.id === job.id;
+    const current = Boolean(job) && 'id' in message && message.id === job.id;
     switch (message.type) {
       case 'ready':
         this.ready = true;
@@ -438,6 +474,11 @@ export class AiClient {
    * meanwhile), 'failed' (the worker died or went silent; it is replaced
    * at the next search) or the engine's error code. Each move has a
    * deadline, so it never waits forever. Any analysis stops first.
+   */
+  /**
+   * @param {string} text
+   * @param {(reviewed: ReviewedMove, done: number, total: number) => void} [onMove]
+   * @returns {Promise<ReviewEnd>}
    */
   review(text, onMove = () => {}) {
     this.endReview(failure('cancelled', 'a newer review took its place'));

@@ -1,3 +1,4 @@
+// @ts-check
 // The board: builds the DOM grid for a game type once, then updates
 // attributes from a view. It draws only what the core reports.
 

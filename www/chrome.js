@@ -1,11 +1,11 @@
+// @ts-check
 // Everything around the board: the players and their scores, whose turn it
 // is, the status line, the buttons, the settings form and the AI vs AI
 // controls. It draws what the controller's page state says.
 
 import { t } from './i18n.js';
 import { readScoreCard } from './scorecard.js';
-
-const $ = (id) => document.getElementById(id);
+import { element as $, button, form as formOf, input, select } from './dom.js';
 
 function levelOptions(levels) {
   return levels.map(({ name, budgetMs }) => {
@@ -20,10 +20,10 @@ function levelOptions(levels) {
 
 /** Fills the level menus from the engine's levels (done once, and on language change). */
 export function fillLevels(levels, selected, selectedO = selected) {
-  $('set-level').replaceChildren(...levelOptions(levels));
-  $('set-level-o').replaceChildren(...levelOptions(levels));
-  $('set-level').value = selected;
-  $('set-level-o').value = selectedO;
+  select('set-level').replaceChildren(...levelOptions(levels));
+  select('set-level-o').replaceChildren(...levelOptions(levels));
+  select('set-level').value = selected;
+  select('set-level-o').value = selectedO;
 }
 
 /** The names on the two player chips, X's then O's. */
@@ -62,13 +62,13 @@ export function renderChrome(page) {
   $('btn-redo').hidden = watching;
   $('btn-pause').hidden = !watching;
   $('btn-step').hidden = !watching;
-  $('btn-undo').disabled = !page.canUndo;
-  $('btn-redo').disabled = !page.canRedo;
+  button('btn-undo').disabled = !page.canUndo;
+  button('btn-redo').disabled = !page.canRedo;
   $('btn-continue').hidden = !page.canContinue;
   // Online, the room's buttons (in the Online tab) replace New game and
   // the settings; the chips show the clocks instead of the scores.
   const online = page.online;
-  $('btn-new').disabled = Boolean(online);
+  button('btn-new').disabled = Boolean(online);
   $('settings').inert = Boolean(online);
   $('players').dataset.online = String(Boolean(online));
 
@@ -81,16 +81,17 @@ export function renderChrome(page) {
   setText($('score-draw'), String(page.scores.draw));
   readScoreCard(page);
   for (const chip of document.querySelectorAll('.player[data-side]')) {
+    if (!(chip instanceof HTMLElement)) continue;
     chip.dataset.turn = String(view.outcome === null && view.sideToMove === chip.dataset.side);
   }
 
-  const form = $('settings');
-  form.elements.kind.value = settings.kind;
-  form.elements.mode.value = settings.mode;
-  form.elements.level.value = settings.level;
-  form.elements.levelO.value = settings.levelO;
-  form.elements.rules.value = settings.rules;
-  form.elements.rules.disabled = settings.kind === 'classic';
+  const field = (name) => /** @type {HTMLInputElement | HTMLSelectElement} */ (formOf('settings').elements.namedItem(name));
+  field('kind').value = settings.kind;
+  field('mode').value = settings.mode;
+  field('level').value = settings.level;
+  field('levelO').value = settings.levelO;
+  field('rules').value = settings.rules;
+  field('rules').disabled = settings.kind === 'classic';
   // Two players have no AI, so no level to choose.
   $('field-level').hidden = settings.mode === 'human';
   $('field-level-o').hidden = !watching;
@@ -98,9 +99,9 @@ export function renderChrome(page) {
   $('watch-controls').hidden = !watching;
   setText($('btn-pause-label'), t(page.paused ? 'watch.resume' : 'watch.pause'));
   $('btn-pause').setAttribute('aria-pressed', String(page.paused));
-  $('btn-step').disabled = !page.paused || page.thinking || view.outcome !== null;
-  $('set-speed').value = settings.speed;
-  $('opt-ponder').checked = settings.ponder;
+  button('btn-step').disabled = !page.paused || page.thinking || view.outcome !== null;
+  select('set-speed').value = settings.speed;
+  input('opt-ponder').checked = settings.ponder;
   document.body.dataset.mode = settings.mode;
 }
 
@@ -112,12 +113,12 @@ export function bindChrome(actions) {
   $('btn-continue').addEventListener('click', () => actions.continueHere());
   $('btn-pause').addEventListener('click', () => actions.setPaused(!actions.getState().paused));
   $('btn-step').addEventListener('click', () => actions.step());
-  $('set-speed').addEventListener('change', (event) => actions.updateSettings({ speed: event.target.value }));
-  $('opt-ponder').addEventListener('change', (event) => actions.updateSettings({ ponder: event.target.checked }));
-  const form = $('settings');
+  select('set-speed').addEventListener('change', (event) => actions.updateSettings({ speed: select('set-speed').value }));
+  input('opt-ponder').addEventListener('change', () => actions.updateSettings({ ponder: input('opt-ponder').checked }));
+  const form = formOf('settings');
   form.addEventListener('submit', (event) => event.preventDefault());
   form.addEventListener('change', (event) => {
-    const { name, value } = event.target;
+    const { name, value } = /** @type {HTMLInputElement | HTMLSelectElement} */ (event.target);
     if (['kind', 'mode', 'level', 'levelO', 'rules'].includes(name)) actions.updateSettings({ [name]: value });
   });
 }

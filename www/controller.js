@@ -1,3 +1,4 @@
+// @ts-check
 // The game controller: owns the game, the settings and the AI's turns, turns
 // clicks and buttons into core calls, asks the worker for AI moves, saves
 // after every change, records finished and abandoned games in the history,
@@ -51,6 +52,7 @@ export const WATCH_DELAY_MS = Object.freeze({ slow: 1400, normal: 600, fast: 0 }
 /** How often a save that failed is tried again, while it keeps failing. */
 const SAVE_RETRY_MS = 4000;
 
+/** @type {Readonly<Settings>} */
 export const DEFAULT_SETTINGS = Object.freeze({
   kind: 'ultimate',
   mode: 'ai-x',
@@ -62,9 +64,13 @@ export const DEFAULT_SETTINGS = Object.freeze({
 });
 
 const state = {
+  /** @type {Settings} */
   settings: { ...DEFAULT_SETTINGS },
+  /** @type {{name: string, budgetMs: number}[]} */
   levels: [],
+  /** @type {import('./pkg/uttt_page.js').WebGame | null} */
   game: null,
+  /** @type {import('./pkg/uttt_page.js').View | null} */
   view: null,
   /** Identifies the game in the history: undo and replay never make a second entry. */
   gameId: '',
@@ -109,7 +115,9 @@ const state = {
   online: null,
 };
 
+/** @type {import('./ai.js').AiClient | null} */
 let ai = null;
+/** @type {(question: string, details?: {moves?: number}) => Promise<boolean>} */
 let ask = async () => true;
 let renderPage = () => {};
 let saveTimer = 0;

@@ -1,3 +1,4 @@
+// @ts-check
 // Modal questions. While one is open the rest of the page is inert (the
 // native modal <dialog>), and the keyboard shortcuts stand still
 // (`modalOpen`), so nothing changes the game behind the question.

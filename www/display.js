@@ -1,3 +1,4 @@
+// @ts-check
 // The display options of the Game tab that the evaluation bar, the Hint
 // button and the board read: show the bar, show who is ahead (in words) on
 // it during a game against the AI, show the Hint button, show each move's

@@ -1,3 +1,4 @@
+// @ts-check
 // The end of a game, and the cue after each move:
 // - when a move ends the game (`uttt:gameover`), a card says the result in
 //   words for the person, names the winning line (the board shows it
@@ -192,6 +193,8 @@ export function offersRematch(state) {
  * Installs the end card (in `.app`, over the top bar and the turn), the
  * status box's Rematch and the move cue. `tabs` is initTabs' `{show(name)}`,
  * for Review and Share. Returns `{hide()}`.
+ * @param {any} controller
+ * @param {{ tabs?: { show(name: string): void } }} [options]
  */
 export function initEndCard(controller, { tabs } = {}) {
   const board = document.getElementById('board');
@@ -275,7 +278,9 @@ export function initEndCard(controller, { tabs } = {}) {
   };
 
   const focusBoard = () => {
-    const cell = board.querySelector('button[data-cell][tabindex="0"]') || board.querySelector('button[data-cell]');
+    const cell = /** @type {HTMLButtonElement | null} */ (
+      board.querySelector('button[data-cell][tabindex="0"]') || board.querySelector('button[data-cell]')
+    );
     cell?.focus({ preventScroll: true });
   };
 
@@ -340,14 +345,16 @@ export function initEndCard(controller, { tabs } = {}) {
   review.addEventListener('click', () => {
     hide();
     tabs?.show('moves');
-    const list = document.querySelector('[data-testid="move-list"]');
-    const target = list?.querySelector('button[tabindex="0"]') || list?.querySelector('button[data-ply]');
+    const list = /** @type {HTMLElement | null} */ (document.querySelector('[data-testid="move-list"]'));
+    const target = /** @type {HTMLButtonElement | null} */ (
+      list?.querySelector('button[tabindex="0"]') || list?.querySelector('button[data-ply]')
+    );
     (target || list)?.focus();
   });
   share.addEventListener('click', () => {
     hide();
     tabs?.show('share');
-    document.querySelector('#pane-share button')?.focus();
+    /** @type {HTMLButtonElement | null} */ (document.querySelector('#pane-share button'))?.focus();
   });
   close.addEventListener('click', () => hide({ restore: true }));
   document.addEventListener('keydown', (event) => {

@@ -1,3 +1,4 @@
+// @ts-check
 // The evaluation bar (#eval-bar, Moves tab): X's, the draw's and O's chances
 // in the shown position and the best line from it, from the AI's search
 // reports (`uttt:progress`), the live evaluation while a person is to move

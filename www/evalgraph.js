@@ -1,3 +1,4 @@
+// @ts-check
 // The evaluation graph of a reviewed game (SVG in the Moves tab): X's
 // expected score after every move, X's side up, with the mistakes and
 // blunders ticked and the shown position marked. A click or tap shows the

@@ -1,3 +1,4 @@
+// @ts-check
 // The game review in the Moves tab (#game-review): the Review button, the
 // progress bar while the worker reviews, each player's accuracy and marks,
 // the evaluation graph, and what the engine says of the move at the cursor

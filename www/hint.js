@@ -1,9 +1,11 @@
+// @ts-check
 // The Hint button (#btn-hint, also the H key): a one-second search of the
 // shown position by the worker, the suggested cell ringed on the board, the
 // move in words in the status box (#hint-text, over the status until the
 // position changes or it is dismissed), and its evaluation on the bar.
 
 import { t, regionName } from './i18n.js';
+import { button as buttonById, element } from './dom.js';
 
 const HINT_MS = 1000;
 
@@ -13,8 +15,8 @@ const HINT_MS = 1000;
  * `{ hint(), dismiss() }`: what the H key calls, and what takes the hint away.
  */
 export function initHint(controller, { display, evalBar }) {
-  const button = document.getElementById('btn-hint');
-  const text = document.getElementById('hint-text');
+  const button = buttonById('btn-hint');
+  const text = element('hint-text');
   let state = controller.getState();
   let ringed = null;
   // Which request is current: clear() moves it on, so an answer to a hint

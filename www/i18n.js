@@ -1,3 +1,4 @@
+// @ts-check
 // The page's languages: the choice of language (a saved choice, else
 // navigator.languages, else English), the switch, the lookup t() every
 // module uses, and the fill-in of `data-i18n` (text), `data-i18n-aria`
@@ -114,13 +115,16 @@ export function regionName(i) {
   return t(`region.${i}`);
 }
 
-/** Fills every `data-i18n*` element under `root`; for the document also its language and title. */
+/**
+ * Fills every `data-i18n*` element under `root`; for the document also its language and title.
+ * @param {Document | Element} [root]
+ */
 export function applyI18n(root = document) {
-  for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
-  for (const el of root.querySelectorAll('[data-i18n-aria]')) {
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll('[data-i18n]'))) el.textContent = t(el.dataset.i18n);
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll('[data-i18n-aria]'))) {
     el.setAttribute('aria-label', t(el.dataset.i18nAria));
   }
-  for (const el of root.querySelectorAll('[data-i18n-title]')) {
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll('[data-i18n-title]'))) {
     el.setAttribute('title', t(el.dataset.i18nTitle));
   }
   if (root === document) {

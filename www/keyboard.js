@@ -1,3 +1,4 @@
+// @ts-check
 // Keyboard shortcuts: N new game, U or Ctrl/Cmd+Z undo, R or Ctrl/Cmd+Y
 // (or Ctrl/Cmd+Shift+Z) redo, H hint, B the board you must play in, ? help;
 // in AI vs AI, P pauses or resumes and S plays one move while paused.

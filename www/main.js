@@ -1,3 +1,4 @@
+// @ts-check
 // Entry point: loads the wasm, starts the AI worker and the controller, and
 // wires the board, the controls, the panel's tabs and panes, and the
 // keyboard. The panes only talk to the game through the controller's
@@ -29,6 +30,7 @@ import { initEndCard } from './endcard.js';
 import { initSound } from './sound.js';
 import { initTitle } from './title.js';
 import { initStatusBox } from './statusbox.js';
+import { input } from './dom.js';
 
 /** The question before a game in progress is replaced. */
 function confirmLeave(question, { moves }) {
@@ -123,7 +125,7 @@ async function boot() {
     focusBoard: () => focusRequiredBoard(boardRoot),
     help: openHelp,
   });
-  const coords = document.getElementById('opt-coords');
+  const coords = input('opt-coords');
   const frame = document.getElementById('board-frame');
   coords.checked = frame.dataset.coords !== 'off';
   coords.addEventListener('change', () => {

@@ -1,3 +1,4 @@
+// @ts-check
 // The move list of the Moves tab (#review-panel): every move of the line
 // shown numbered by pair, the shown position marked, browsing by click, the
 // arrow keys and the « ‹ › » buttons; under it the game's other lines
@@ -37,9 +38,11 @@ export function initMoveList(panel, controller) {
   // The review, its progress and the list it marked: marked again when any changes.
   let markedFor = null;
 
-  const plyButtons = () => [...list.querySelectorAll('button[data-ply]')];
+  const plyButtons = () => [.../** @type {NodeListOf<HTMLButtonElement>} */ (list.querySelectorAll('button[data-ply]'))];
   const focusTarget = () =>
-    list.querySelector(`button[data-ply="${Math.max(1, state.cursor)}"]`) || list.querySelector('button');
+    /** @type {HTMLButtonElement | null} */ (
+      list.querySelector(`button[data-ply="${Math.max(1, state.cursor)}"]`) || list.querySelector('button')
+    );
 
   const build = () => {
     const moves = state.moves || [];
@@ -160,7 +163,7 @@ export function initMoveList(panel, controller) {
   navButtons.next.addEventListener('click', () => go(state.cursor + 1));
   navButtons.last.addEventListener('click', () => go(state.length));
   list.addEventListener('click', (event) => {
-    const b = event.target.closest('button[data-ply]');
+    const b = /** @type {HTMLButtonElement | null} */ (/** @type {Element} */ (event.target).closest('button[data-ply]'));
     if (!b) return;
     // Clicking the move at the cursor again shows the position before it, so every position is reachable.
     go(Number(b.dataset.ply));

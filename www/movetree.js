@@ -1,3 +1,4 @@
+// @ts-check
 // The game's lines, under the move list, once it has moves off the line
 // shown: every line in its record's order with the side lines in brackets,
 // as printed ("1. e5 e4 (1… f5 2. g5) 2. d2"), each move a button that
@@ -77,7 +78,7 @@ export function initMoveTree(host, controller) {
     host.hidden = !state.sideLines;
     if (host.hidden) return;
     if (builtFor !== `${state.tree}|${state.record}|${t('review.moveLabel')}`) build();
-    for (const b of tree.querySelectorAll('button[data-node]')) {
+    for (const b of /** @type {NodeListOf<HTMLButtonElement>} */ (tree.querySelectorAll('button[data-node]'))) {
       if (Number(b.dataset.node) === state.node) b.setAttribute('aria-current', 'step');
       else b.removeAttribute('aria-current');
     }
@@ -85,7 +86,7 @@ export function initMoveTree(host, controller) {
   };
 
   tree.addEventListener('click', (event) => {
-    const b = event.target.closest('button[data-node]');
+    const b = /** @type {HTMLButtonElement | null} */ (/** @type {Element} */ (event.target).closest('button[data-node]'));
     if (!b) return;
     if (b.dataset.shown === 'true') controller.jump(Number(b.dataset.linePly));
     else controller.jumpToNode(Number(b.dataset.node));

@@ -1,3 +1,4 @@
+// @ts-check
 // Registers the service worker (site root, relative URL) and offers a reload
 // when a new version has been installed in the background.
 

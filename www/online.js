@@ -1,3 +1,4 @@
+// @ts-check
 // The page's connection to the game server (uttt-server, docs/protocol.md):
 // one WebSocket, the frames of protocol version 1, the seat tokens kept per
 // room, and reconnection with backoff after a drop. It decides no rule and
@@ -12,7 +13,7 @@ const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
 
 /** The server's WebSocket address: the page's `uttt-server` meta tag, else this site's `ws`. */
 export function serverUrl() {
-  const meta = document.querySelector('meta[name="uttt-server"]')?.content?.trim();
+  const meta = /** @type {HTMLMetaElement | null} */ (document.querySelector('meta[name="uttt-server"]'))?.content?.trim();
   const url = new URL(meta || 'ws', meta ? undefined : window.location.href);
   if (url.protocol === 'http:') url.protocol = 'ws:';
   if (url.protocol === 'https:') url.protocol = 'wss:';

@@ -1,3 +1,4 @@
+// @ts-check
 // The Online tab (#online-host): create a room (game, rules, colour,
 // clock), pass the invitation link on, and the room's own buttons (resign,
 // draw, rematch, leave); the players' clocks in the chips; and joining the
@@ -144,7 +145,7 @@ export function initOnline(host, controller, { tabs }) {
   const tickClocks = () => {
     const clocks = roomState?.clock;
     for (const side of ['x', 'o']) {
-      const node = document.querySelector(`[data-clock="${side}"]`);
+      const node = /** @type {HTMLElement | null} */ (document.querySelector(`[data-clock="${side}"]`));
       if (!node) continue;
       node.hidden = !clocks;
       if (!clocks) continue;

@@ -1,3 +1,4 @@
+// @ts-check
 // What the person plays with: a mouse or trackpad, which usually comes with
 // a keyboard, or a touch screen, which usually does not. Texts that name
 // keys (Ctrl+C, the shortcuts) are shown only with the first; a touch phone

@@ -1,3 +1,4 @@
+// @ts-check
 // The puzzles of a reviewed game, under its review (#game-review): a list
 // of the positions where the mover had one move that wins or saves and
 // played another, and, while one is being solved, its card: what to find,

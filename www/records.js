@@ -1,3 +1,4 @@
+// @ts-check
 // The local history of finished games and the statistics drawn from it.
 //
 // Stored under one versioned localStorage key. Anything unreadable is moved
@@ -45,9 +46,29 @@ function cleanLines(tree, line, record) {
 export const LEVEL_ORDER = LEVELS;
 
 /**
+ * A game of the history, as cleanEntry keeps it.
+ * @typedef {{
+ *   id: string | null,
+ *   date: string,
+ *   kind: string,
+ *   rules: string,
+ *   mode: string,
+ *   level: string | null,
+ *   levelO: string | null,
+ *   side: string | null,
+ *   result: string,
+ *   record: string,
+ *   tree?: string,
+ *   line?: number,
+ *   review?: ReturnType<typeof cleanReview>,
+ * }} HistoryEntry
+ */
+
+/**
  * Where an entry's fields are checked; returns a clean copy or null. An
  * entry may keep the game's other lines: `tree`, its record with
  * variations, and `line`, the id in it of the end of `record`'s line.
+ * @returns {HistoryEntry | null}
  */
 export function cleanEntry(raw) {
   if (!raw || typeof raw !== 'object') return null;
@@ -61,6 +82,7 @@ export function cleanEntry(raw) {
   if (mode === 'online' && side !== 'x' && side !== 'o') return null;
   if (mode === 'watch' && !LEVELS.includes(level)) return null;
   if (mode === 'watch' && levelO != null && !LEVELS.includes(levelO)) return null;
+  /** @type {HistoryEntry} */
   const clean = {
     id: id ?? null,
     date,

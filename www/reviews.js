@@ -1,3 +1,4 @@
+// @ts-check
 // A game review as the page keeps it, and the compact form it is stored in
 // with the game in the history (see records.js).
 //

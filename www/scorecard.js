@@ -1,3 +1,4 @@
+// @ts-check
 // What a screen reader hears of the score card (#players): each chip in
 // words ("You (X). Wins: 0", "Draws: 0", "AI Medium (O). Wins: 0"), not its
 // pieces run together ("You 0 Draws 0 0 AI · Medium"). The visible name and

@@ -1,3 +1,4 @@
+// @ts-check
 // Sharing a game: "Copy link" puts the record in the URL fragment; opening
 // such a link loads the game for review; the record can be exported and
 // imported as text. Every record is checked by core (through the

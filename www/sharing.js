@@ -1,3 +1,4 @@
+// @ts-check
 // The Share tab (#share-host): copy a link to the game, export and import
 // its record; and opening a game from the URL's fragment or the history.
 // Messages about opening a game go in the status box (#notice), where
@@ -63,6 +64,14 @@ export function initSharing(host, controller, { focusMoves }) {
     where.dataset.kind = kind;
   };
 
+  /**
+   * Opens the record `text` on the board. `badKey`: the message if it
+   * cannot be opened; `okKey`: the one once it is; `startAt` (if given): the
+   * move to show, on `line`; `where`: the element the message goes in.
+   * @param {string} text
+   * @param {{ badKey?: string, okKey?: string, startAt?: number, line?: number, where?: HTMLElement }} [options]
+   * @returns {Promise<boolean>}
+   */
   const openRecord = async (text, { badKey, okKey = 'share.imported', startAt, line = 0, where = notice } = {}) => {
     const previous = { record: state.tree ?? state.record, cursor: state.cursor, length: state.length, line: state.lineEnd };
     const result = await withoutMoveAnnouncements(() => loadRecordText(controller, text));

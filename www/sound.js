@@ -1,3 +1,4 @@
+// @ts-check
 // Sounds, made in the page with the Web Audio API (oscillators shaped by
 // gain envelopes; no audio files): a soft click for each move, a chime when
 // a small board is won, a short fanfare for a game won, a lower tone for a
@@ -11,6 +12,7 @@
 // sound is turned on, never before; until then nothing plays.
 
 import { movePlayed } from './endcard.js';
+import { input } from './dom.js';
 
 const KEY = 'uttt.sound';
 
@@ -139,7 +141,7 @@ export function soundOn() {
  */
 export function initSound(controller) {
   enabled = loadChoice();
-  const box = document.getElementById('opt-sound');
+  const box = input('opt-sound');
   const draw = () => {
     if (box) box.checked = enabled;
   };
@@ -164,7 +166,8 @@ export function initSound(controller) {
     }, { capture: true });
   }
 
-  const winners = () => [...document.querySelectorAll('#board .small')].map((b) => b.dataset.winner || '');
+  const winners = () =>
+    [.../** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('#board .small'))].map((b) => b.dataset.winner || '');
   let before = controller?.getState() ?? null;
   let boardsBefore = winners();
   document.addEventListener('uttt:state', (event) => {

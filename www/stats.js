@@ -1,3 +1,4 @@
+// @ts-check
 // The statistics panel: win/draw/loss per AI level, two-player and AI-vs-AI
 // tallies, a small SVG chart of results over time, and the list of finished
 // games, each replayable. Built with DOM APIs only (no innerHTML), and styled
@@ -190,7 +191,12 @@ function moreButton(total, showAll, onShowAll) {
  * Fills `panel` with the statistics and keeps it current: it is redrawn when
  * the history changes (`uttt:history` on document, sent by the controller,
  * which stores every game) and on a language switch. `onReplay(entry)` loads
- * a game for review.
+ * a game for review; `announce(text)` tells a screen reader.
+ * @param {HTMLElement | null} panel
+ * @param {{
+ *   onReplay?: (entry: import('./records.js').HistoryEntry) => void,
+ *   announce?: (text: string) => void,
+ * }} [options]
  */
 export function initStats(panel, { onReplay, announce = () => {} } = {}) {
   if (!panel) return null;
@@ -224,7 +230,9 @@ export function initStats(panel, { onReplay, announce = () => {} } = {}) {
       historyList(games, onReplay, showAll, () => {
         showAll = true;
         render();
-        panel.querySelector('.history-list li:nth-child(' + (LIST_GAMES + 1) + ') button')?.focus();
+        /** @type {HTMLButtonElement | null} */ (
+          panel.querySelector('.history-list li:nth-child(' + (LIST_GAMES + 1) + ') button')
+        )?.focus();
       }),
       clear,
     );

@@ -1,3 +1,4 @@
+// @ts-check
 // The sentence in the status line: whose turn, where they must play, that
 // the AI is thinking, or the result. Words only; the facts come from the view.
 

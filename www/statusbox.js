@@ -1,3 +1,4 @@
+// @ts-check
 // The status box: the status line, and a message in its place while one is
 // up: a hint (#hint-text) or a notice about a game opened (#notice). The
 // Dismiss button is shown exactly while a message is, and a notice's own

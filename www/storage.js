@@ -1,3 +1,4 @@
+// @ts-check
 // Saving and restoring the settings and the game in progress in
 // localStorage (the finished games and the scores drawn from them are
 // records.js's). Every record is versioned; anything unreadable is set aside

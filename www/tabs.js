@@ -1,3 +1,4 @@
+// @ts-check
 // The panel's tabs (Moves, Game, Statistics, Share): the ARIA tabs pattern,
 // with the arrow keys, Home and End moving between tabs. Only the chosen
 // tab's pane is shown; the choice is kept for the next visit.

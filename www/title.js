@@ -1,3 +1,4 @@
+// @ts-check
 // The tab's title says when the person is wanted: "Your move · Ultimate
 // Tic-Tac-Toe" on their turn against the AI or a friend online, so a player
 // who switched tabs while the AI thought sees it came back to them; "You

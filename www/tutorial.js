@@ -1,3 +1,4 @@
+// @ts-check
 // The welcome for newcomers: a short interactive tutorial in a modal
 // <dialog>, on a small real board of its own (a second BoardView, never the
 // page's #board). Every position comes from a record read by the core, every
@@ -44,7 +45,10 @@ export const STEPS = [
 
 const REPLY_DELAY_MS = 650;
 
-/** The keys on the last card: [keys, description key]. */
+/**
+ * The keys on the last card: [keys, description key].
+ * @type {[string[], string][]}
+ */
 const KEYS = [
   [['N'], 'tutorial.key.new'],
   [['U', 'Ctrl+Z'], 'tutorial.key.undo'],
@@ -140,7 +144,7 @@ function createTutorial(onClose) {
     board.render(v, { interactive: phase === 'play' });
     root.setAttribute('aria-label', t('tutorial.board'));
     // One tab stop on the board: the first legal cell, else the centre.
-    const cells = [...root.querySelectorAll('button[data-cell]')];
+    const cells = [.../** @type {NodeListOf<HTMLButtonElement>} */ (root.querySelectorAll('button[data-cell]'))];
     const focused = cells.find((cell) => cell === document.activeElement);
     const stop = focused || root.querySelector('button[data-legal="true"]') || cells[40];
     for (const cell of cells) cell.tabIndex = cell === stop ? 0 : -1;
@@ -159,7 +163,7 @@ function createTutorial(onClose) {
     back.disabled = step === 0;
     skip.hidden = last;
     next.classList.toggle('primary', phase === 'done' || phase === 'read');
-    dots.querySelectorAll('.tutorial-dot').forEach((dot, i) => {
+    /** @type {NodeListOf<HTMLSpanElement>} */ (dots.querySelectorAll('.tutorial-dot')).forEach((dot, i) => {
       dot.dataset.state = i < step ? 'past' : i === step ? 'now' : 'next';
     });
     dialog.dataset.step = id;
@@ -317,7 +321,7 @@ function createTutorial(onClose) {
 
   // Arrow keys move across the tutorial's 9x9 grid; Enter and Space play (native buttons).
   root.addEventListener('keydown', (event) => {
-    const cell = event.target.closest('button[data-cell]');
+    const cell = /** @type {Element} */ (event.target).closest('button[data-cell]');
     if (!cell || event.altKey || event.ctrlKey || event.metaKey) return;
     const [r, c] = rowCol(cell);
     const to = {
@@ -330,9 +334,11 @@ function createTutorial(onClose) {
     event.preventDefault();
     const b = Math.floor(to[0] / 3) * 3 + Math.floor(to[1] / 3);
     const k = (to[0] % 3) * 3 + (to[1] % 3);
-    const target = root.querySelector(`button[data-board="${b}"][data-cell="${k}"]`);
+    const target = /** @type {HTMLButtonElement | null} */ (root.querySelector(`button[data-board="${b}"][data-cell="${k}"]`));
     if (!target) return;
-    for (const other of root.querySelectorAll('button[data-cell]')) other.tabIndex = other === target ? 0 : -1;
+    for (const other of /** @type {NodeListOf<HTMLButtonElement>} */ (root.querySelectorAll('button[data-cell]'))) {
+      other.tabIndex = other === target ? 0 : -1;
+    }
     target.focus();
   });
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Loads the WebAssembly module once and gives the page what it uses of it:
 // WebGame (whose view() is a plain object the page draws from), the levels
 // and the version.

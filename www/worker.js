@@ -1,3 +1,4 @@
+// @ts-check
 // The AI's module Web Worker. Its message loop is in Rust
 // (crates/web/src/worker.rs: requests, ids, replies, the engine); this file
 // only loads the wasm, keeps the messages that arrive meanwhile for the

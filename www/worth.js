@@ -1,3 +1,4 @@
+// @ts-check
 // The overlay of every legal move's worth (Game tab: "Show each move's
 // worth"): while a person is to move, the worker surveys the shown position
 // (core's Surveyor) and the controller passes each completed depth on as
@@ -85,6 +86,8 @@ function drawLegend(host) {
  * (a `.board` built by BoardView), and clears them when the controller
  * sends null; shows the legend after the evaluation bar while
  * `display.showWorth` is on.
+ * @param {HTMLElement} boardRoot
+ * @param {{ display?: ReturnType<typeof import('./display.js').initDisplayOptions> }} [options]
  */
 export function initWorthOverlay(boardRoot, { display } = {}) {
   const legend = el('section', { class: 'worth-legend', 'data-testid': 'worth-legend' });
@@ -117,7 +120,9 @@ export function initWorthOverlay(boardRoot, { display } = {}) {
     if (!shown || shown.cells.length === 0) return;
     const best = shown.cells[0];
     shown.cells.forEach((worth, index) => {
-      const cell = boardRoot.querySelector(`button[data-board="${worth.board}"][data-cell="${worth.cell}"]`);
+      const cell = /** @type {HTMLButtonElement | null} */ (
+        boardRoot.querySelector(`button[data-board="${worth.board}"][data-cell="${worth.cell}"]`)
+      );
       if (!cell) return;
       const { label, words } = describeWorth(worth);
       cell.dataset.worth = String(percent(worth.expected));

@@ -1,3 +1,4 @@
+// @ts-check
 // English: every string a person sees or hears, by key. `{name}` marks a
 // parameter filled in by i18n.js's t(). This table is the reference: every
 // other language has exactly its keys (tests/i18n.spec.js).

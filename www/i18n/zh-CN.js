@@ -1,3 +1,4 @@
+// @ts-check
 // Simplified Chinese: the same keys as en.js, with the same `{name}`
 // parameters (tests/i18n.spec.js).
 

@@ -50,11 +50,9 @@ pub const BENCH: Module = Module {
     profile: "release",
 };
 
-/// The wasm-opt passes, chosen by measurement (`cargo xtask bench --runs 5`
-/// of the bench build, two runs each, on this 2-core machine): `-Os` searched
-/// at 7.03 and 6.22 M nodes per CPU second in Chromium where `-O3` did 5.67
-/// and 5.79 (`-O2`, `-O4` and `-Oz` no better, in single runs), with perft
-/// alike, and it is the smaller: the game's wasm 119,981 B against 120,172.
+/// The wasm-opt passes: `-Os` searched faster in Chromium than `-O2`,
+/// `-O3`, `-O4` and `-Oz` and made the smaller module (the figures are in
+/// docs/performance.md).
 const WASM_OPT_LEVEL: &str = "-Os";
 /// The WebAssembly features rustc's wasm32-unknown-unknown target emits
 /// today, so wasm-opt reads the module and uses nothing beyond them.
@@ -159,14 +157,8 @@ fn build_module(root: &Path, bindgen_bin: &Path, module: Module, pkg: &Path) -> 
     }
     cmd::run(
         Command::new(bindgen_bin.join("wasm-bindgen"))
-            .args([
-                "--target",
-                "web",
-                "--no-typescript",
-                "--out-name",
-                module.name,
-                "--out-dir",
-            ])
+            // With its .d.ts, which the type check reads (the site leaves it out).
+            .args(["--target", "web", "--out-name", module.name, "--out-dir"])
             .arg(pkg)
             .arg(&raw),
         "wasm-bindgen",

@@ -35,7 +35,8 @@ commands:
                          build a self-contained static site folder (default dist/); --server
                          points its online play at a uttt-server elsewhere (wss://host/ws)
   test [--only LAYERS]   run every check in order, stopping at the first failure;
-                         LAYERS is a comma list of: fmt, clippy, native, nostd, wasm, e2e
+                         LAYERS is a comma list of: fmt, clippy, types, unit, native,
+                         online, nostd, wasm, e2e
                          (extra arguments after `--` go to Playwright)
   bench [--runs N]       native vs headless-Chromium speed: perft and `uttt bench`, medians
         [--perft-depth D] [--depth D] [--positions N]   (defaults 5 runs, perft 8, depth 10, 16)

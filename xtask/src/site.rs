@@ -166,10 +166,12 @@ pub fn copy_tree(from: &Path, to: &Path) -> Result {
         for entry in entries {
             let entry = entry.map_err(|e| format!("cannot read {}: {e}", from.display()))?;
             let name = entry.file_name();
-            // Dotfiles and the scripts or notes that make assets are not
-            // part of the site.
+            // Dotfiles, the scripts or notes that make assets and the type
+            // declarations that only the type check reads are not part of
+            // the site.
             let text = name.to_string_lossy();
-            if text.starts_with('.') || text.ends_with(".sh") || text.ends_with(".md") {
+            let skipped = [".sh", ".md", ".d.ts"];
+            if text.starts_with('.') || skipped.iter().any(|end| text.ends_with(end)) {
                 continue;
             }
             copy_tree(&entry.path(), &to.join(name))?;

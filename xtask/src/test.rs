@@ -29,6 +29,11 @@ pub enum Layer {
     Fmt,
     /// Clippy with warnings denied, natively and for the web crate on wasm32.
     Clippy,
+    /// TypeScript's check of the page's JSDoc types (jsconfig.json), with
+    /// the declarations wasm-bindgen generates from the Rust types.
+    Types,
+    /// The page's logic without a browser: node's test runner on tests/unit.
+    Unit,
     /// `cargo test --workspace` natively.
     Native,
     /// The terminal client on a real server: two engine clients play.
@@ -45,9 +50,11 @@ pub enum Layer {
 /// checked although the game's wasm leaves it out.
 const BENCH_FEATURE: &str = "uttt-web/bench";
 
-const ALL: [Layer; 7] = [
+const ALL: [Layer; 9] = [
     Layer::Fmt,
     Layer::Clippy,
+    Layer::Types,
+    Layer::Unit,
     Layer::Native,
     Layer::Online,
     Layer::NoStd,
@@ -60,6 +67,8 @@ impl Layer {
         match self {
             Layer::Fmt => "fmt",
             Layer::Clippy => "clippy",
+            Layer::Types => "types",
+            Layer::Unit => "unit",
             Layer::Native => "native",
             Layer::Online => "online",
             Layer::NoStd => "nostd",
@@ -72,6 +81,8 @@ impl Layer {
         match self {
             Layer::Fmt => "formatting (cargo fmt --check)",
             Layer::Clippy => "lints (cargo clippy -D warnings, native and wasm32)",
+            Layer::Types => "the page's types (tsc over www/ with jsconfig.json)",
+            Layer::Unit => "the page's logic without a browser (node --test tests/unit)",
             Layer::Native => "native tests (cargo test --workspace)",
             Layer::Online => {
                 "uttt online: two engine clients play three games on a real uttt-server"
@@ -180,6 +191,11 @@ fn run_layer(root: &Path, layer: Layer, options: &Options) -> (Result, Counts) {
     match layer {
         Layer::Fmt => (fmt(root), none),
         Layer::Clippy => (clippy(root), none),
+        Layer::Types => (types(root), none),
+        Layer::Unit => match unit_tests(root) {
+            (Ok(()), counts) => require_some(counts, "node's test runner"),
+            failed => failed,
+        },
         Layer::Native => cmd::run_counting(
             cargo()
                 .current_dir(root)
@@ -281,6 +297,35 @@ fn clippy(root: &Path) -> Result {
         )?;
     }
     Ok(())
+}
+
+/// The wasm build writes the declarations of what crosses from Rust
+/// (www/pkg/*.d.ts), which the page's modules are checked against.
+fn types(root: &Path) -> Result {
+    build::build(root)?;
+    setup::ensure_npm_packages(root)?;
+    cmd::run(
+        Command::new("node")
+            .current_dir(root)
+            .arg(root.join("node_modules/typescript/bin/tsc"))
+            .args(["--project", "jsconfig.json"]),
+        "the type check (node_modules/typescript, jsconfig.json)",
+    )
+}
+
+fn unit_tests(root: &Path) -> (Result, Counts) {
+    if let Err(message) = setup::ensure_npm_packages(root) {
+        return (Err(message), Counts::default());
+    }
+    cmd::run_counting_with(
+        Command::new("node").current_dir(root).args([
+            "--test",
+            "--test-reporter=tap",
+            "tests/unit/",
+        ]),
+        "the unit tests",
+        cmd::parse_node_test_summary,
+    )
 }
 
 fn no_std(root: &Path) -> Result {
@@ -535,5 +580,15 @@ mod tests {
         assert_eq!(options.only, Some(vec![Layer::Fmt, Layer::E2e]));
         assert_eq!(options.playwright_args, vec!["-g", "smoke"]);
         assert!(Options::parse(&["--only".to_string(), "bogus".to_string()]).is_err());
+    }
+
+    #[test]
+    fn reads_node_test_summaries() {
+        let pass = cmd::parse_node_test_summary("# pass 12").unwrap();
+        assert_eq!((pass.passed, pass.failed), (12, 0));
+        let fail = cmd::parse_node_test_summary("# fail 1").unwrap();
+        assert_eq!((fail.passed, fail.failed), (0, 1));
+        assert!(cmd::parse_node_test_summary("# tests 13").is_none());
+        assert!(cmd::parse_node_test_summary("ok 1 - pass 3").is_none());
     }
 }

@@ -3,6 +3,7 @@
 //! reporting progress. Also the level facts the page reads.
 
 use serde::Serialize;
+use tsify::Tsify;
 use uttt_core::search::{Engine, Eval, Limits, Progress, SearchResult, Searchable, WinChance};
 use uttt_core::AnyGame;
 use uttt_core::{History, Player, Visit};
@@ -15,7 +16,8 @@ use crate::levels;
 const MAX_BUDGET_MS: u32 = 600_000;
 
 /// One progress report, with the score from X's point of view.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Tsify)]
+#[tsify(missing_as_null)]
 pub struct Report {
     /// The depth just completed.
     pub depth: u32,
@@ -65,7 +67,8 @@ fn x_chances<G: Searchable>(pos: &G, score: Eval) -> WinChance {
 
 /// The engine's answer to one search; crosses to JavaScript with the
 /// notation as `move` and the time as `elapsedMs`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Tsify)]
+#[tsify(missing_as_null)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchReply {
     /// The small board of the chosen move (Classic: 0).

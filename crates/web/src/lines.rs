@@ -4,6 +4,7 @@
 //! its record's order for the move list.
 
 use serde::Serialize;
+use tsify::Tsify;
 use uttt_core::tree::{AnyTree, GameTree, NodeId, Step, TreeError, VisitLines, VisitLinesMut};
 use uttt_core::{AnyGame, Game, History};
 
@@ -11,7 +12,8 @@ use crate::error::ApiError;
 
 /// One entry of the tree in its record's order: a move, or the bracket
 /// that opens or closes a side line. Crosses in camelCase.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Tsify)]
+#[tsify(missing_as_null)]
 #[serde(rename_all = "camelCase")]
 pub struct TreeItem {
     /// `move`, `open` or `close`.

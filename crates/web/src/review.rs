@@ -5,6 +5,7 @@
 //! survey in slices; and both players' summaries and the puzzles at the end.
 
 use serde::Serialize;
+use tsify::Tsify;
 use uttt_core::search::puzzle::{candidates, Goal, Puzzle};
 use uttt_core::search::review::{review_limits, MoveReview, Reviewer, Summary, REVIEW_NODES};
 use uttt_core::search::{Limits, Searchable};
@@ -16,7 +17,8 @@ use crate::error::ApiError;
 use crate::survey::WebSurvey;
 
 /// One reviewed move, as the page reads it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Tsify)]
+#[tsify(missing_as_null)]
 #[serde(rename_all = "camelCase")]
 pub struct ReviewedMove {
     /// The move's number in the game, from 1.
@@ -39,7 +41,8 @@ pub struct ReviewedMove {
 }
 
 /// A player's summary, as the page reads it.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Tsify)]
+#[tsify(missing_as_null)]
 pub struct ReviewSummary {
     /// 0-100: 100 times one minus the mean loss.
     pub accuracy: f64,
@@ -59,7 +62,8 @@ impl From<Summary> for ReviewSummary {
 /// A puzzle from the reviewed game, as the page reads it: the position
 /// after `ply` moves, where `mover` had one move that wins or saves the
 /// game and played another.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Tsify)]
+#[tsify(missing_as_null)]
 pub struct FoundPuzzle {
     /// Moves of the game before the puzzle's position.
     pub ply: u32,

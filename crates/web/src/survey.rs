@@ -3,6 +3,7 @@
 //! cell's worth for the page's overlay, with the best line for the bar.
 
 use serde::Serialize;
+use tsify::Tsify;
 use uttt_core::search::puzzle::{check_depth, is_one_answer};
 use uttt_core::search::{
     Engine, Eval, MoveWorth, Searchable, Survey, Surveyor, WinChance, MAX_PLY,
@@ -14,7 +15,8 @@ use crate::engine::{for_x, pv_notation, Report, WebEngine};
 use crate::error::ApiError;
 
 /// What playing in one cell is worth, for the side to move.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Tsify)]
+#[tsify(missing_as_null)]
 #[serde(rename_all = "camelCase")]
 pub struct CellWorth {
     /// The small board (Classic: 0).
@@ -36,7 +38,8 @@ pub struct CellWorth {
 
 /// One depth of a survey: the best line as an analysis report (X's view,
 /// for the bar) and every legal cell's worth, the best first.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Tsify)]
+#[tsify(missing_as_null)]
 pub struct SurveyReport {
     /// The best move's line and score, as the bar reads an analysis.
     pub report: Report,

@@ -3,6 +3,7 @@
 //! one plain object (serde-wasm-bindgen), built once per render.
 
 use serde::Serialize;
+use tsify::Tsify;
 use uttt_core::AnyGame;
 use uttt_core::{BoardStatus, Classic, Game, History, Outcome, Player, Ultimate};
 
@@ -12,12 +13,15 @@ use uttt_core::{BoardStatus, Classic, Game, History, Outcome, Player, Ultimate};
 /// Classic has one board (board 0) of 9 cells.
 /// Field names cross in camelCase (`boardStatus`, `sideToMove`); a `None`
 /// crosses as `null`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Tsify)]
+#[tsify(missing_as_null)]
 #[serde(rename_all = "camelCase")]
 pub struct View {
     /// `"ultimate"` or `"classic"`.
+    #[tsify(type = "\"ultimate\" | \"classic\"")]
     pub kind: String,
     /// `"standard"` or `"tiebreak"`.
+    #[tsify(type = "\"standard\" | \"tiebreak\"")]
     pub rules: String,
     /// Per cell: 0 empty, 1 X, 2 O.
     pub cells: Vec<u8>,
@@ -30,6 +34,7 @@ pub struct View {
     /// Per board, three cells of the line that won it (255 when not won).
     pub board_lines: Vec<u8>,
     /// `"x"`, `"o"` or `"draw"` once the game is over.
+    #[tsify(type = "\"x\" | \"o\" | \"draw\" | null")]
     pub outcome: Option<String>,
     /// The three boards of the winning line of an Ultimate game (empty when
     /// none: game on, draw, or a tie-break win).
@@ -39,6 +44,7 @@ pub struct View {
     /// The cell of the last move.
     pub last_cell: Option<u8>,
     /// `"x"` or `"o"`: whose turn it is (after the end: who would move).
+    #[tsify(type = "\"x\" | \"o\"")]
     pub side_to_move: String,
     /// The board the side to move was sent to; none on a free move.
     pub required_board: Option<u8>,
