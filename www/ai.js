@@ -47,10 +47,14 @@ const REVIEW_STEP_TIMEOUT_MS = 15000;
  * the wasm could not load.
  * @typedef {import('./pkg/uttt_worker.js').Reply | {type: 'fatal', message: string}} WorkerMessage
  */
-/** @typedef {Error & {code: string}} AiError An error with the worker's code, or 'failed'. */
+/**
+ * An error with the worker's code, or the page's own: 'failed' (the worker
+ * could not be started or kept alive), 'busy' (a search is under way).
+ * @typedef {Error & {code: import('./pkg/uttt_worker.js').ErrorCode | 'failed' | 'busy'}} AiError
+ */
 
 /**
- * @param {string} code
+ * @param {AiError['code']} code
  * @param {string} message
  * @returns {AiError}
  */

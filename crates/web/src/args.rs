@@ -37,6 +37,7 @@ pub fn text(value: Option<String>, what: &str) -> Result<String, ApiError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::ErrorCode;
 
     #[test]
     fn only_whole_numbers_in_range_pass() {
@@ -44,7 +45,7 @@ mod tests {
         assert_eq!(index(Some(8.0), "cell", 8), Ok(8));
         for bad in [-1.0, 9.0, 0.5, f64::NAN, f64::INFINITY, -0.5, 1e20] {
             let e = index(Some(bad), "cell", 8).unwrap_err();
-            assert_eq!(e.code, "bad-argument", "{bad}");
+            assert_eq!(e.code, ErrorCode::BadArgument, "{bad}");
         }
         assert!(index(None, "cell", 8).is_err());
         assert!(text(None, "rules").is_err());

@@ -197,6 +197,7 @@ fn in_range(value: Option<f64>, what: &str, min: u32, max: u32) -> Result<Option
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::ErrorCode;
 
     #[test]
     fn perft_counts_both_games_and_refuses_bad_input() {
@@ -204,7 +205,7 @@ mod tests {
         assert_eq!(perft_leaves("classic", Some(9.0)), Ok(127_872));
         assert_eq!(
             perft_leaves("chess", Some(1.0)).unwrap_err().code,
-            "bad-argument"
+            ErrorCode::BadArgument
         );
         for bad in [None, Some(-1.0), Some(1.5), Some(82.0)] {
             assert!(perft_leaves("ultimate", bad).is_err(), "{bad:?}");

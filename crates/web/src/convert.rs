@@ -3,7 +3,7 @@
 use serde::Serialize;
 use wasm_bindgen::JsValue;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 
 /// `value` as a plain JavaScript value: structs become objects with their
 /// serde names, vectors arrays, and `None` becomes `null` (not `undefined`),
@@ -18,7 +18,7 @@ pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, ApiError> {
         .serialize(&serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true))
         .map_err(|e| {
             ApiError::new(
-                "crash",
+                ErrorCode::Crash,
                 format!("cannot convert a value for JavaScript: {e}"),
             )
         })

@@ -9,7 +9,7 @@ use uttt_core::AnyGame;
 use uttt_core::{History, Player, Visit};
 
 use crate::args;
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::levels;
 
 /// The longest budget a caller may ask for: ten minutes.
@@ -237,7 +237,10 @@ fn finish<G: Searchable>(pos: &G, result: &SearchResult<G::Move>, elapsed_ms: f6
 }
 
 fn game_over() -> ApiError {
-    ApiError::new("game-over", "the game is over: there is no move to search")
+    ApiError::new(
+        ErrorCode::GameOver,
+        "the game is over: there is no move to search",
+    )
 }
 
 /// An engine at one level, kept by the worker across moves so its tables
@@ -459,7 +462,7 @@ pub(crate) mod tests {
     fn bad_arguments_are_refused() {
         assert_eq!(
             WebEngine::create("grandmaster", 1).err().unwrap().code,
-            "bad-argument"
+            ErrorCode::BadArgument
         );
         let mut e = WebEngine::create("easy", 1).unwrap();
         let clock = ticking();
@@ -469,14 +472,14 @@ pub(crate) mod tests {
                 run(&mut e, "classic:", budget, &clock, &mut no_report)
                     .unwrap_err()
                     .code,
-                "bad-argument"
+                ErrorCode::BadArgument
             );
         }
         assert_eq!(
             run(&mut e, "classic:zz", Some(10.0), &clock, &mut no_report)
                 .unwrap_err()
                 .code,
-            "parse-error"
+            ErrorCode::ParseError
         );
         assert_eq!(
             run(
@@ -488,7 +491,7 @@ pub(crate) mod tests {
             )
             .unwrap_err()
             .code,
-            "game-over"
+            ErrorCode::GameOver
         );
     }
 }

@@ -8,7 +8,7 @@ use uttt_core::{AnyGame, GameKind, Rules};
 use wasm_bindgen::prelude::*;
 
 use crate::args;
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::lines;
 use crate::view::View;
 
@@ -110,7 +110,10 @@ impl WebGame {
     pub fn try_jump_to(&mut self, id: Option<f64>) -> Result<(), ApiError> {
         let id = args::index(id, "position id", u32::MAX)?;
         let line = lines::line_through(&self.tree, id).ok_or_else(|| {
-            ApiError::new("no-such-position", format!("the game has no position {id}"))
+            ApiError::new(
+                ErrorCode::NoSuchPosition,
+                format!("the game has no position {id}"),
+            )
         })?;
         self.inner = line;
         Ok(())
@@ -174,7 +177,7 @@ impl WebGame {
             Ok(())
         } else {
             Err(ApiError::new(
-                "no-such-ply",
+                ErrorCode::NoSuchPly,
                 format!("the game has {len} moves; cannot go to move {ply}"),
             ))
         }
@@ -385,11 +388,11 @@ mod tests {
         }
         assert_eq!(
             g.try_play(Some(0.0), Some(0.0)).unwrap_err().code,
-            "wrong-board"
+            ErrorCode::WrongBoard
         );
         assert_eq!(
             g.try_play(Some(4.0), Some(4.0)).unwrap_err().code,
-            "cell-taken"
+            ErrorCode::CellTaken
         );
         assert!(g.try_jump(Some(2.0)).is_err());
         assert!(g.try_jump(Some(-1.0)).is_err());
@@ -399,7 +402,7 @@ mod tests {
         assert!(WebGame::create("ultimate", "fast").is_err());
         assert_eq!(
             WebGame::parse("ultimate-standard:e5a1").unwrap_err().code,
-            "parse-error"
+            ErrorCode::ParseError
         );
     }
 
@@ -408,7 +411,7 @@ mod tests {
         let mut g = WebGame::create("classic", "standard").unwrap();
         assert_eq!(
             g.try_play(Some(1.0), Some(0.0)).unwrap_err().code,
-            "bad-argument"
+            ErrorCode::BadArgument
         );
         g.try_play(Some(0.0), Some(4.0)).unwrap();
         assert_eq!(g.record_text().as_deref(), Some("classic:b2"));

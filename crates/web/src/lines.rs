@@ -8,7 +8,7 @@ use tsify::Tsify;
 use uttt_core::tree::{AnyTree, GameTree, NodeId, Step, TreeError, VisitLines, VisitLinesMut};
 use uttt_core::{AnyGame, Game, History};
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 
 /// One entry of the tree in its record's order: a move, or the bracket
 /// that opens or closes a side line. Crosses in camelCase.
@@ -56,7 +56,7 @@ impl VisitLinesMut for Store {
 fn refusal(e: TreeError) -> ApiError {
     match e {
         TreeError::Illegal(reason) => reason.into(),
-        _ => ApiError::new("too-many-moves", e.to_string()),
+        _ => ApiError::new(ErrorCode::TooManyMoves, e.to_string()),
     }
 }
 

@@ -315,6 +315,7 @@ impl Review {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::ErrorCode;
     use uttt_core::search::review::{review, review_engine};
     use uttt_core::{Classic, ClassicMove};
 
@@ -355,7 +356,10 @@ mod tests {
 
     #[test]
     fn a_review_needs_a_game() {
-        assert_eq!(Review::begin("classic:zz").unwrap_err().code, "parse-error");
+        assert_eq!(
+            Review::begin("classic:zz").unwrap_err().code,
+            ErrorCode::ParseError
+        );
         let mut engine = WebEngine::create("hard", 9).unwrap();
         let mut empty = Review::begin("ultimate-standard:").unwrap();
         assert_eq!(empty.total(), 0);

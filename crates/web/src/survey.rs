@@ -12,7 +12,7 @@ use uttt_core::AnyGame;
 use uttt_core::{History, Player, Rules, Visit};
 
 use crate::engine::{for_x, pv_notation, Report, WebEngine};
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 
 /// What playing in one cell is worth, for the side to move.
 #[derive(Clone, Debug, PartialEq, Serialize, Tsify)]
@@ -104,7 +104,12 @@ impl WebSurvey {
     /// # Errors
     /// `parse-error` for bad text, `game-over` when there is no move.
     pub fn begin(text: &str, deadline: f64) -> Result<WebSurvey, ApiError> {
-        let over = || ApiError::new("game-over", "the game is over: there is no move to survey");
+        let over = || {
+            ApiError::new(
+                ErrorCode::GameOver,
+                "the game is over: there is no move to survey",
+            )
+        };
         let game = AnyGame::parse(text)?;
         WebSurvey::at(&game, game.cursor(), Some(MAX_PLY as u32), deadline).ok_or_else(over)
     }
@@ -299,10 +304,10 @@ mod tests {
         assert_eq!(report.report.mate, Some(1));
         assert_eq!(report.cells[0].expected, 1.0);
         let done = WebSurvey::begin("classic:a1a2b2a3c3", 1e9);
-        assert_eq!(done.unwrap_err().code, "game-over");
+        assert_eq!(done.unwrap_err().code, ErrorCode::GameOver);
         assert_eq!(
             WebSurvey::begin("nonsense", 1e9).unwrap_err().code,
-            "parse-error"
+            ErrorCode::ParseError
         );
     }
 }

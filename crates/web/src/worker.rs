@@ -44,7 +44,7 @@ use wasm_bindgen::JsCast;
 use crate::args;
 use crate::convert::to_js;
 use crate::engine::{Report, Search, SearchReply, WebEngine};
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::review::{FoundPuzzle, Review, ReviewSummary, ReviewedMove, Step};
 use crate::survey::{SurveyReport, WebSurvey};
 
@@ -331,8 +331,8 @@ pub enum Reply {
     Error {
         /// The request's id, if it had one.
         id: Option<u32>,
-        /// A stable code (see [`ApiError`]) or `bad-request`.
-        code: &'static str,
+        /// Why (see [`ErrorCode`]).
+        code: ErrorCode,
         /// What went wrong, in English.
         message: String,
     },
@@ -440,7 +440,7 @@ impl Worker {
         }
         match &mut self.engine {
             Some((_, engine)) => Ok(engine),
-            None => Err(ApiError::new("crash", "the engine was not made")),
+            None => Err(ApiError::new(ErrorCode::Crash, "the engine was not made")),
         }
     }
 
@@ -455,7 +455,10 @@ impl Worker {
         if let Some(Job::Search { id, .. }) = self.job.take() {
             post(Reply::error(
                 Some(id),
-                ApiError::new("cancelled", "the search was stopped by a newer request"),
+                ApiError::new(
+                    ErrorCode::Cancelled,
+                    "the search was stopped by a newer request",
+                ),
             ));
         }
     }
@@ -554,7 +557,7 @@ impl Worker {
         }
         self.analyst
             .as_mut()
-            .ok_or_else(|| ApiError::new("crash", "the analyst was not made"))
+            .ok_or_else(|| ApiError::new(ErrorCode::Crash, "the analyst was not made"))
     }
 
     /// Runs one slice of the search, pondering or analysis under way,
@@ -685,7 +688,7 @@ pub fn read_request(data: &JsValue) -> Result<Request, Reply> {
                 .and_then(whole_u32);
             Reply::Error {
                 id,
-                code: "bad-request",
+                code: ErrorCode::BadRequest,
                 message: format!("not a request the AI worker knows: {why}"),
             }
         })
@@ -729,7 +732,11 @@ fn random_seed(scope: &web_sys::DedicatedWorkerGlobalScope) -> u64 {
 #[wasm_bindgen(js_name = runWorker)]
 pub fn run_worker(early: js_sys::Array) -> Result<(), JsValue> {
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().dyn_into().map_err(|_| {
-        ApiError::new("bad-argument", "runWorker runs only in a dedicated worker").into_js()
+        ApiError::new(
+            ErrorCode::BadArgument,
+            "runWorker runs only in a dedicated worker",
+        )
+        .into_js()
     })?;
     let channel = web_sys::MessageChannel::new()?;
     let seed_scope = scope.clone();
@@ -770,7 +777,7 @@ pub fn run_worker(early: js_sys::Array) -> Result<(), JsValue> {
                     }
                     Err(_) => post(Reply::error(
                         None,
-                        ApiError::new("crash", "the worker is busy"),
+                        ApiError::new(ErrorCode::Crash, "the worker is busy"),
                     )),
                 },
             }
@@ -885,7 +892,7 @@ mod tests {
             &out[1],
             Reply::Error {
                 id: Some(1),
-                code: "bad-argument",
+                code: ErrorCode::BadArgument,
                 ..
             }
         ));
@@ -894,7 +901,7 @@ mod tests {
             out.last(),
             Some(Reply::Error {
                 id: Some(2),
-                code: "parse-error",
+                code: ErrorCode::ParseError,
                 ..
             })
         ));
@@ -903,7 +910,7 @@ mod tests {
             out.last(),
             Some(Reply::Error {
                 id: Some(4),
-                code: "game-over",
+                code: ErrorCode::GameOver,
                 ..
             })
         ));
@@ -940,7 +947,7 @@ mod tests {
             &out[..],
             [Reply::Error {
                 id: None,
-                code: "bad-argument",
+                code: ErrorCode::BadArgument,
                 ..
             }]
         ));
@@ -969,7 +976,7 @@ mod tests {
             out.last(),
             Some(Reply::Error {
                 id: Some(5),
-                code: "cancelled",
+                code: ErrorCode::Cancelled,
                 ..
             })
         ));
@@ -1108,8 +1115,8 @@ mod tests {
     fn a_bad_analysis_is_refused_under_its_id() {
         let mut w = worker(5);
         for (text, code) in [
-            ("ultimate-standard:zz", "parse-error"),
-            ("classic:a1b1a2b2a3", "game-over"),
+            ("ultimate-standard:zz", ErrorCode::ParseError),
+            ("classic:a1b1a2b2a3", ErrorCode::GameOver),
         ] {
             let mut out = Vec::new();
             let request = Request::Analyse {
@@ -1267,8 +1274,8 @@ mod tests {
             "{last:?}"
         );
         for (text, code) in [
-            ("ultimate-standard:zz", "parse-error"),
-            ("classic:a1b1a2b2a3", "game-over"),
+            ("ultimate-standard:zz", ErrorCode::ParseError),
+            ("classic:a1b1a2b2a3", ErrorCode::GameOver),
         ] {
             let mut out = Vec::new();
             let request = Request::Survey {
@@ -1411,7 +1418,7 @@ mod tests {
                 &refused[..],
                 [Reply::Error {
                     id: Some(4),
-                    code: "parse-error",
+                    code: ErrorCode::ParseError,
                     ..
                 }]
             ),

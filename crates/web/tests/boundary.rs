@@ -326,7 +326,11 @@ fn the_worker_reads_only_requests_it_knows() {
     ] {
         match read_request(&json(bad)) {
             Err(Reply::Error { id: got, code, .. }) => {
-                assert_eq!((got, code), (id, "bad-request"), "{bad}");
+                assert_eq!(
+                    (got, code),
+                    (id, uttt_web::error::ErrorCode::BadRequest),
+                    "{bad}"
+                );
             }
             other => panic!("{bad}: {other:?}"),
         }
