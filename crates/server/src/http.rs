@@ -2,7 +2,6 @@
 //! WebSocket), the headers every answer carries, and a request log that
 //! cannot be used to write escape sequences to the terminal.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::body::Body;
@@ -18,11 +17,8 @@ use tower_http::compression::CompressionLayer;
 use tower_http::services::ServeFile;
 use tower_http::set_header::SetResponseHeaderLayer;
 
-use crate::allowance::PerAddress;
-use crate::config::Config;
-use crate::hub::{Hub, RoomLimits};
+use crate::app::App;
 use crate::site::{self, Route};
-use crate::store::Store;
 use crate::{qr, ws};
 
 /// The page's own Content-Security-Policy (its `<meta>` in index.html)
@@ -30,59 +26,6 @@ use crate::{qr, ws};
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; \
 worker-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; \
 manifest-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-
-/// What the handlers share: the site and the rooms.
-pub struct App {
-    /// The static files.
-    pub site: Site,
-    /// The open rooms.
-    pub hub: Arc<Hub>,
-    /// Origins besides this server's own whose pages may open a game
-    /// connection.
-    pub allowed_origins: Vec<String>,
-    /// Frames each client address may send, over all its connections.
-    pub messages: PerAddress,
-}
-
-impl App {
-    /// The application `config` describes, its rooms kept in `store`.
-    #[must_use]
-    pub fn new(config: &Config, store: Store) -> App {
-        let limits = RoomLimits {
-            max_rooms: config.max_rooms,
-            rooms_per_address_per_minute: config.rooms_per_address_per_minute,
-            grace_ms: config.grace_ms,
-        };
-        App {
-            site: Site::new(config),
-            hub: Arc::new(Hub::new(limits, store)),
-            allowed_origins: config.allowed_origins.clone(),
-            messages: PerAddress::new(config.messages_per_address),
-        }
-    }
-}
-
-/// The static site's settings.
-#[derive(Debug)]
-pub struct Site {
-    root: PathBuf,
-    prefix: String,
-    entries: Option<Vec<String>>,
-    log: bool,
-}
-
-impl Site {
-    /// The site as `config` describes it.
-    #[must_use]
-    pub fn new(config: &Config) -> Site {
-        Site {
-            root: config.site.clone(),
-            prefix: config.prefix.clone(),
-            entries: config.entries.clone(),
-            log: config.log,
-        }
-    }
-}
 
 /// The whole HTTP application: the game's WebSocket at `/ws` (and under
 /// the site's prefix, where a page's relative URL leads), the site for the

@@ -14,12 +14,13 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use axum::extract::ws::Utf8Bytes;
 use tokio::sync::{mpsc, oneshot};
 use uttt_protocol::{write, ClientMessage, ErrorCode, Refusal, Role, RoomOptions, ServerMessage};
 
+use crate::clock::epoch_ms;
 use crate::room::{Room, Snapshot};
 use crate::store::Store;
 
@@ -109,16 +110,6 @@ pub fn now_ms() -> u64 {
     static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
     let start = *START.get_or_init(Instant::now);
     u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX)
-}
-
-/// The wall clock: milliseconds since the Unix epoch (the `serverTime` of
-/// a state, and when a room was last stored).
-#[must_use]
-pub fn epoch_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
-        .unwrap_or(0)
 }
 
 /// `bytes` random bytes from the operating system, written in a 32-letter

@@ -11,6 +11,8 @@
 compile_error!("uttt-server needs panic = \"unwind\": build it with `--profile server`");
 
 pub mod allowance;
+pub mod app;
+pub mod clock;
 pub mod config;
 pub mod game;
 pub mod http;
@@ -40,7 +42,7 @@ pub async fn run(config: Config) -> Result<(), String> {
         .local_addr()
         .map_err(|e| format!("cannot read the address: {e}"))?;
     let store = store::Store::open(&config.db)?;
-    let app = Arc::new(http::App::new(&config, store));
+    let app = Arc::new(app::App::new(&config, store));
     let restored = app.hub.restore_unfinished().await?;
     if restored > 0 {
         println!(

@@ -17,6 +17,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use tokio::sync::oneshot;
 use uttt_protocol::{GameResult, RoomOptions, Side};
 
+use crate::clock::epoch_ms;
 use crate::room::Snapshot;
 
 /// Saves waiting at once that one transaction takes at most.
@@ -187,7 +188,7 @@ fn save_all(connection: &Connection, snapshots: &[&Snapshot]) -> rusqlite::Resul
                 s.result.as_ref().map(json),
                 s.draw_offer.as_ref().map(json),
                 u8::from(s.rematch[0]) | u8::from(s.rematch[1]) << 1,
-                ms_to_sql(crate::hub::epoch_ms()),
+                ms_to_sql(epoch_ms()),
             ])?;
         }
     }
@@ -214,7 +215,7 @@ fn load(connection: &Connection, code: &str) -> rusqlite::Result<Option<Snapshot
 }
 
 fn unfinished(connection: &Connection) -> rusqlite::Result<Vec<Snapshot>> {
-    let since = ms_to_sql(crate::hub::epoch_ms().saturating_sub(RESTORE_WITHIN_MS));
+    let since = ms_to_sql(epoch_ms().saturating_sub(RESTORE_WITHIN_MS));
     let mut rooms = Vec::new();
     let mut query = connection.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM rooms WHERE result IS NULL AND token1 IS NOT NULL AND updated_ms >= ?1"

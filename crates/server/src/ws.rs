@@ -19,7 +19,7 @@ use uttt_protocol::{
 };
 
 use crate::allowance::Allowance;
-use crate::http::App;
+use crate::app::App;
 use crate::hub::{ask, Command, Membership, OUTBOX_FRAMES};
 use crate::listen::ConnectionSlot;
 

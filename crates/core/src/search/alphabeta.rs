@@ -5,10 +5,10 @@
 
 use alloc::vec::Vec;
 
-use super::engine::{Engine, POLL_INTERVAL};
 use super::eval::{Eval, MAX_PLY};
 use super::reductions::late_move_reduction;
 use super::searchable::Searchable;
+use super::tables::{Tables, HISTORY_MAX};
 use super::tt::{Bound, Hit};
 use crate::{Game, Outcome};
 
@@ -33,9 +33,12 @@ const SINGULAR_DEPTH: i32 = 8;
 /// depth, for the table's move to count as singular.
 const SINGULAR_MARGIN: i32 = 2;
 
+/// The `stop` callback is asked every this many nodes.
+pub const POLL_INTERVAL: u64 = 1024;
+
 /// One search in progress: the engine's tables plus this search's counters.
 pub(super) struct Searcher<'e, S> {
-    pub engine: &'e mut Engine,
+    pub tables: &'e mut Tables,
     pub stop: S,
     pub nodes: u64,
     pub max_nodes: u64,
@@ -52,8 +55,6 @@ pub(super) struct Searcher<'e, S> {
     pub tutorial: bool,
 }
 
-/// The ceiling of a history score.
-pub(super) const HISTORY_MAX: u32 = 1 << 20;
 /// Bits of an ordering key that hold the move index (indexes are below 81).
 const INDEX_BITS: u32 = 7;
 /// The ordering rank of the table's move, above everything else.
@@ -79,7 +80,7 @@ fn sort_best_first<M: Copy>(root: &mut [(M, i32)]) {
 }
 
 /// A move's ordering key: its rank above, its index below (see
-/// [`Engine::order`]).
+/// [`Tables::order`]).
 #[inline]
 fn order_key(rank: u32, index: u8) -> u32 {
     rank << INDEX_BITS | u32::from(index)
@@ -128,7 +129,7 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
         if pos.faces_a_fork() {
             return Some(-(Eval::MATE - (ply as i32 + 2)));
         }
-        (self.engine.options.dead_draws && pos.dead_draw()).then(|| self.draw_score(ply))
+        (self.tables.options.dead_draws && pos.dead_draw()).then(|| self.draw_score(ply))
     }
 
     /// A draw's score for the side to move at `ply`: the root's side (even
@@ -137,7 +138,7 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
     /// one parity, and the table's draw scores stay consistent.
     #[inline]
     fn draw_score(&self, ply: usize) -> i32 {
-        let contempt = self.engine.options.contempt;
+        let contempt = self.tables.options.contempt;
         if ply % 2 == 0 {
             -contempt
         } else {
@@ -148,7 +149,7 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
     /// Copies the child's principal variation behind `m` at `ply`.
     #[inline]
     fn update_pv(&mut self, ply: usize, m: u8) {
-        let e = &mut *self.engine;
+        let e = &mut *self.tables;
         let child_len = e.pv_len[ply + 1].max(ply + 1);
         e.pv[ply][ply] = m;
         for i in ply + 1..child_len {
@@ -181,14 +182,14 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
                 best = (m, v);
                 self.update_pv(0, G::move_index(m));
                 best_pv.clear();
-                best_pv.extend_from_slice(&self.engine.pv[0][..self.engine.pv_len[0]]);
+                best_pv.extend_from_slice(&self.tables.pv[0][..self.tables.pv_len[0]]);
             }
         }
         for (r, v) in root.iter_mut().zip(scores) {
             r.1 = v;
         }
-        self.engine.pv[0][..best_pv.len()].copy_from_slice(&best_pv);
-        self.engine.pv_len[0] = best_pv.len();
+        self.tables.pv[0][..best_pv.len()].copy_from_slice(&best_pv);
+        self.tables.pv_len[0] = best_pv.len();
         sort_best_first(root);
         best
     }
@@ -205,7 +206,7 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
     ) -> (G::Move, i32) {
         let mut delta = ASPIRATION_WINDOW;
         let (mut alpha, mut beta) = match previous {
-            Some(p) if self.engine.options.aspiration && depth >= 5 => (p - delta, p + delta),
+            Some(p) if self.tables.options.aspiration && depth >= 5 => (p - delta, p + delta),
             _ => (-INF, INF),
         };
         loop {
@@ -279,7 +280,7 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
         }
         if best.1 > original_alpha {
             let key = Game::hash(pos);
-            self.engine.tt.store(
+            self.tables.tt.store(
                 key,
                 0,
                 depth,
@@ -294,7 +295,7 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
     /// Past the horizon: the static evaluation, unless a move that wins a
     /// small board does better (the side to move may also decline them all).
     fn quiesce<G: Searchable>(&mut self, pos: &G, ply: usize, mut alpha: i32, beta: i32) -> i32 {
-        let stand = pos.evaluate(&self.engine.weights, &self.engine.odds);
+        let stand = pos.evaluate(&self.tables.weights, &self.tables.odds);
         if stand >= beta || ply >= MAX_PLY - 1 {
             return stand;
         }
@@ -382,25 +383,25 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
         mut alpha: i32,
         mut beta: i32,
     ) -> i32 {
-        self.engine.pv_len[ply] = ply;
+        self.tables.pv_len[ply] = ply;
         if self.enter() {
             return 0;
         }
         if let Some(v) = self.settled(pos, ply) {
             return v;
         }
-        if depth <= 0 && !self.tutorial && self.engine.options.quiescence {
+        if depth <= 0 && !self.tutorial && self.tables.options.quiescence {
             return self.quiesce(pos, ply, alpha, beta);
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return if self.tutorial {
                 pos.tutorial_eval()
             } else {
-                pos.evaluate(&self.engine.weights, &self.engine.odds)
+                pos.evaluate(&self.tables.weights, &self.tables.odds)
             };
         }
         let pv_node = beta - alpha > 1;
-        let opts = self.engine.options;
+        let opts = self.tables.options;
         let key = Game::hash(pos);
         let mut tt_hit = None;
         // Frontier nodes (depth 1) skip the table: their children are leaves,
@@ -414,7 +415,7 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
                 return alpha;
             }
             if !use_table {
-            } else if let Some(h) = self.engine.tt.probe(key, ply) {
+            } else if let Some(h) = self.tables.tt.probe(key, ply) {
                 tt_hit = Some(h);
                 if !pv_node && h.depth >= depth {
                     let cut = match h.bound {
@@ -448,9 +449,9 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
         let moves = pos.legal_moves();
         let n = moves.len();
         let side = pos.side_to_move().index();
-        let killers = self.engine.killers[ply];
-        let history = &self.engine.history[side];
-        for (slot, &m) in self.engine.order[ply].iter_mut().zip(moves.iter()) {
+        let killers = self.tables.killers[ply];
+        let history = &self.tables.history[side];
+        for (slot, &m) in self.tables.order[ply].iter_mut().zip(moves.iter()) {
             let i = G::move_index(m);
             let rank = if Some(i) == tt_move {
                 TT_RANK
@@ -494,7 +495,7 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
         for k in 0..n {
             // Selection sort: a cutoff usually comes early, so sorting the
             // whole list would be wasted work. Ties go to the earlier entry.
-            let order = &mut self.engine.order[ply][..n];
+            let order = &mut self.tables.order[ply][..n];
             let mut top = k;
             for j in k + 1..n {
                 if order[j] >> INDEX_BITS > order[top] >> INDEX_BITS {
@@ -549,13 +550,13 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
                     self.update_pv(ply, i);
                     if v >= beta {
                         if Some(i) != tt_move {
-                            let ks = &mut self.engine.killers[ply];
+                            let ks = &mut self.tables.killers[ply];
                             if ks[0] != i {
                                 ks[1] = ks[0];
                                 ks[0] = i;
                             }
                         }
-                        let h = &mut self.engine.history[side][usize::from(i)];
+                        let h = &mut self.tables.history[side][usize::from(i)];
                         let d = depth.unsigned_abs();
                         *h = (*h + d * d).min(HISTORY_MAX);
                         break;
@@ -571,7 +572,7 @@ impl<S: FnMut() -> bool> Searcher<'_, S> {
             } else {
                 Bound::Upper
             };
-            self.engine
+            self.tables
                 .tt
                 .store(key, ply, depth, bound, best, best_move);
         }

@@ -3,14 +3,13 @@
 
 use alloc::vec::Vec;
 
-use super::board_odds::BoardOdds;
 use super::eval::{Eval, MAX_PLY};
 use super::level::Level;
 use super::rng::Rng;
 use super::searchable::Searchable;
+use super::tables::{SearchOptions, Tables};
 use super::tt::Table;
 use super::weights::Weights;
-use crate::movelist::MAX_MOVES;
 use crate::Game;
 
 /// Hard limits on one search, on top of the caller's `stop` callback.
@@ -59,54 +58,6 @@ const MEDIUM_MARGIN: i32 = 15;
 /// The depth at which the search of a position with a single legal move
 /// ends (a few milliseconds).
 pub const FORCED_MOVE_DEPTH: u32 = 8;
-
-/// The `stop` callback is asked every this many nodes.
-pub const POLL_INTERVAL: u64 = 1024;
-
-/// Switches for parts of the search, all on by default: for measuring what
-/// each is worth in matches (`uttt match hard@lmr=0 hard`), not for play.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SearchOptions {
-    /// Late move reductions.
-    pub lmr: bool,
-    /// Late move pruning: near the horizon, late quiet moves are skipped.
-    pub lmp: bool,
-    /// Singular extensions of the table's move.
-    pub singular: bool,
-    /// Aspiration windows around the previous depth's score.
-    pub aspiration: bool,
-    /// Score positions that can only end in a draw as drawn at once.
-    pub dead_draws: bool,
-    /// Follow board-winning moves past the horizon.
-    pub quiescence: bool,
-    /// How much worse than nothing a draw is for the side to move at the
-    /// root (and better for its opponent), in score units (about 100 a
-    /// small board): above 0 the engine plays on for a win rather than
-    /// settle for a draw. 0, an even draw, by default.
-    pub contempt: i32,
-    /// Order the quiet moves that hand the opponent a free move (in
-    /// Ultimate, that send it to a decided board) after the others.
-    pub free_moves_last: bool,
-    /// Internal iterative reductions: a node whose table entry has no move
-    /// is searched a ply shallower.
-    pub iir: bool,
-}
-
-impl Default for SearchOptions {
-    fn default() -> Self {
-        SearchOptions {
-            lmr: true,
-            lmp: true,
-            singular: true,
-            aspiration: true,
-            dead_draws: true,
-            quiescence: true,
-            contempt: 0,
-            free_moves_last: true,
-            iir: true,
-        }
-    }
-}
 
 /// The transposition table asked of [`Engine::try_new`] could not be
 /// allocated.
@@ -196,24 +147,9 @@ enum Style {
 pub struct Engine {
     level: Level,
     limits: Limits,
-    pub(super) weights: Weights,
-    pub(super) odds: BoardOdds,
-    pub(super) options: SearchOptions,
     rng: Rng,
-    pub(super) tt: Table,
-    /// Per side, per move index: how often the move caused a cutoff,
-    /// weighted by depth squared, at most
-    /// [`HISTORY_MAX`](super::alphabeta::HISTORY_MAX).
-    pub(super) history: [[u32; 81]; 2],
-    /// Per ply, two quiet moves that recently caused a cutoff.
-    pub(super) killers: [[u8; 2]; MAX_PLY],
-    /// Per ply, the move-ordering keys of the node being searched there.
-    /// Kept here rather than made in every node: zeroing a fresh array per
-    /// node cost about 6% of the search's time.
-    pub(super) order: [[u32; MAX_MOVES]; MAX_PLY],
-    /// Triangular principal-variation table of move indexes.
-    pub(super) pv: [[u8; MAX_PLY]; MAX_PLY],
-    pub(super) pv_len: [usize; MAX_PLY],
+    /// What the search reads and learns, kept from one search to the next.
+    tables: Tables,
     /// Where the last full search stopped, for [`Engine::resume`].
     last: Option<Stopped>,
 }
@@ -264,16 +200,8 @@ impl Engine {
         Engine {
             level,
             limits: Limits::for_level(level),
-            weights: Weights::DEFAULT,
-            odds: BoardOdds::new(),
-            options: SearchOptions::default(),
             rng: Rng::new(seed),
-            tt,
-            history: [[0; 81]; 2],
-            killers: [[u8::MAX; 2]; MAX_PLY],
-            order: [[0; MAX_MOVES]; MAX_PLY],
-            pv: [[0; MAX_PLY]; MAX_PLY],
-            pv_len: [0; MAX_PLY],
+            tables: Tables::new(tt),
             last: None,
         }
     }
@@ -306,24 +234,24 @@ impl Engine {
     /// The evaluation weights in use.
     #[must_use]
     pub fn weights(&self) -> Weights {
-        self.weights
+        self.tables.weights
     }
 
     /// Replaces the evaluation weights (the tuner's hook).
     pub fn set_weights(&mut self, weights: Weights) {
-        self.weights = weights;
+        self.tables.weights = weights;
     }
 
     /// Turns parts of the search on or off (for measurements).
     pub fn set_options(&mut self, options: SearchOptions) {
-        self.options = options;
+        self.tables.options = options;
     }
 
     /// Forgets what earlier searches learnt (table, history): call between
     /// unrelated games. The random stream goes on.
     pub fn new_game(&mut self) {
-        self.tt.clear();
-        self.history = [[0; 81]; 2];
+        self.tables.tt.clear();
+        self.tables.history = [[0; 81]; 2];
         self.last = None;
     }
 
@@ -488,9 +416,9 @@ impl Engine {
     /// Readies the tables for a new search: the table's entries age, the
     /// killers go and the history fades.
     pub(super) fn prepare(&mut self) {
-        self.tt.next_age();
-        self.killers = [[u8::MAX; 2]; MAX_PLY];
-        for side in &mut self.history {
+        self.tables.tt.next_age();
+        self.tables.killers = [[u8::MAX; 2]; MAX_PLY];
+        for side in &mut self.tables.history {
             for h in side.iter_mut() {
                 *h /= 8;
             }
@@ -512,7 +440,7 @@ impl Engine {
     ) -> Option<RootMove> {
         let max_nodes = self.limits.max_nodes;
         let mut s = super::alphabeta::Searcher {
-            engine: self,
+            tables: &mut self.tables,
             stop,
             nodes: 0,
             max_nodes,
@@ -528,7 +456,7 @@ impl Engine {
             return None;
         }
         let nodes = s.nodes;
-        let e = &*s.engine;
+        let e = &*s.tables;
         let mut pv = alloc::vec![G::move_index(mv)];
         pv.extend_from_slice(&e.pv[1][1..e.pv_len[1].max(1)]);
         Some(RootMove { score, nodes, pv })
@@ -577,7 +505,7 @@ impl Engine {
         let nodes_before = so_far.as_ref().map_or(0, |r| r.nodes);
         let mut finished = false;
         let mut s = super::alphabeta::Searcher {
-            engine: self,
+            tables: &mut self.tables,
             stop,
             nodes: 0,
             max_nodes: limits.max_nodes,
@@ -587,7 +515,7 @@ impl Engine {
             tutorial,
         };
         // Start from the table's move, if a previous search left one.
-        if let Some(h) = s.engine.tt.probe(Game::hash(pos), 0) {
+        if let Some(h) = s.tables.tt.probe(Game::hash(pos), 0) {
             if let Some(i) = root
                 .iter()
                 .position(|&(m, _)| h.mv == Some(G::move_index(m)))
@@ -618,7 +546,7 @@ impl Engine {
                     if m != r.best && margin.is_none() && pos.check(m).is_ok() {
                         r.best = m;
                         r.score = Eval(v);
-                        r.pv = s.engine.pv[0][..s.engine.pv_len[0]]
+                        r.pv = s.tables.pv[0][..s.tables.pv_len[0]]
                             .iter()
                             .map(|&i| G::move_from_index(i))
                             .collect();
@@ -626,7 +554,7 @@ impl Engine {
                 }
                 break;
             }
-            let pv: Vec<G::Move> = s.engine.pv[0][..s.engine.pv_len[0]]
+            let pv: Vec<G::Move> = s.tables.pv[0][..s.tables.pv_len[0]]
                 .iter()
                 .map(|&i| G::move_from_index(i))
                 .collect();

@@ -107,22 +107,22 @@ pub mod review;
 mod rng;
 mod searchable;
 mod survey;
+mod tables;
 mod tt;
 mod ultimate_eval;
 mod weights;
 mod win_chance;
 
+pub use alphabeta::POLL_INTERVAL;
 pub use board_odds::BoardOdds;
 pub use classic_exact::{ClassicValues, Trap};
-pub use engine::{
-    Engine, Limits, Progress, SearchOptions, SearchResult, TableTooLarge, FORCED_MOVE_DEPTH,
-    POLL_INTERVAL,
-};
+pub use engine::{Engine, Limits, Progress, SearchResult, TableTooLarge, FORCED_MOVE_DEPTH};
 pub use eval::{Eval, MAX_PLY};
 pub use level::Level;
 pub use rng::Rng;
 pub use searchable::Searchable;
 pub use survey::{MoveWorth, Survey, Surveyor, SURVEY_MARGIN};
+pub use tables::SearchOptions;
 pub use weights::{Weights, WEIGHT_COUNT, WEIGHT_NAMES, WEIGHT_UNITS, W_TB_COUNT};
 pub use win_chance::{WinChance, WinModel};
 

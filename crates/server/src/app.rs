@@ -1,0 +1,68 @@
+//! What the handlers share (`http.rs` routes to them; `ws.rs` and the
+//! others take it as their state): the site's settings, the rooms, the
+//! origins allowed to open a game connection and each address's allowance.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::allowance::PerAddress;
+use crate::config::Config;
+use crate::hub::{Hub, RoomLimits};
+use crate::store::Store;
+
+/// What the handlers share: the site and the rooms.
+pub struct App {
+    /// The static files.
+    pub site: Site,
+    /// The open rooms.
+    pub hub: Arc<Hub>,
+    /// Origins besides this server's own whose pages may open a game
+    /// connection.
+    pub allowed_origins: Vec<String>,
+    /// Frames each client address may send, over all its connections.
+    pub messages: PerAddress,
+}
+
+impl App {
+    /// The application `config` describes, its rooms kept in `store`.
+    #[must_use]
+    pub fn new(config: &Config, store: Store) -> App {
+        let limits = RoomLimits {
+            max_rooms: config.max_rooms,
+            rooms_per_address_per_minute: config.rooms_per_address_per_minute,
+            grace_ms: config.grace_ms,
+        };
+        App {
+            site: Site::new(config),
+            hub: Arc::new(Hub::new(limits, store)),
+            allowed_origins: config.allowed_origins.clone(),
+            messages: PerAddress::new(config.messages_per_address),
+        }
+    }
+}
+
+/// The static site's settings.
+#[derive(Debug)]
+pub struct Site {
+    /// The folder the files are served from.
+    pub(crate) root: PathBuf,
+    /// The path the site is served under (`/` or `/uttt/`).
+    pub(crate) prefix: String,
+    /// The only entries of `root` served, when given.
+    pub(crate) entries: Option<Vec<String>>,
+    /// Whether each request is logged.
+    pub(crate) log: bool,
+}
+
+impl Site {
+    /// The site as `config` describes it.
+    #[must_use]
+    pub fn new(config: &Config) -> Site {
+        Site {
+            root: config.site.clone(),
+            prefix: config.prefix.clone(),
+            entries: config.entries.clone(),
+            log: config.log,
+        }
+    }
+}
