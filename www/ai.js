@@ -63,7 +63,7 @@ function failure(code, message) {
 }
 
 /**
- * A client for www/worker.js (its message loop: crates/web/src/worker.rs).
+ * A client for www/worker.js (its message loop: crates/web/src/worker/).
  * `onProgress(report)` receives progress of the current search only;
  * `onAnalysis(report)` the reports of the current analysis (see analyse) or
  * of the pondering after the last answer, both of the position the person

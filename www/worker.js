@@ -1,6 +1,6 @@
 // @ts-check
 // The AI's module Web Worker. Its message loop is in Rust
-// (crates/web/src/worker.rs: requests, ids, replies, the engine); this file
+// (crates/web/src/worker/: requests, ids, replies, the engine); this file
 // only loads the wasm, keeps the messages that arrive meanwhile for the
 // loop to answer first, and tells the page if the wasm cannot load.
 
