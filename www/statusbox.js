@@ -12,12 +12,18 @@ const $ = (id) => document.getElementById(id);
 const URGENT = new Set(['warn', 'error']);
 
 /**
- * Sets `node` at the box's size, or one step smaller (data-fit="small")
- * when its text does not fit: the box's height never changes.
+ * Sets each node at the box's size, or one step smaller (data-fit="small")
+ * when its text does not fit: the box's height never changes. All are
+ * reset before any is measured, so the page is laid out once, not once a
+ * node.
+ * @param {...HTMLElement} nodes
  */
-export function fitText(node) {
-  if (node.dataset.fit) delete node.dataset.fit;
-  if (node.scrollHeight > node.clientHeight + 1) node.dataset.fit = 'small';
+export function fitText(...nodes) {
+  for (const node of nodes) if (node.dataset.fit) delete node.dataset.fit;
+  const over = nodes.map((node) => node.scrollHeight > node.clientHeight + 1);
+  nodes.forEach((node, i) => {
+    if (over[i]) node.dataset.fit = 'small';
+  });
 }
 
 /**
@@ -32,11 +38,12 @@ export function initStatusBox({ onDismiss }) {
   const hint = $('hint-text');
   const button = $('btn-dismiss');
   const actions = $('status-actions');
-  const sync = () => {
+  /** Shows Dismiss with a message, and fits the messages (and `also`). */
+  const sync = (...also) => {
     button.hidden = !(notice.textContent || hint.textContent);
     // An action that belongs to the notice (the way back to a game) goes with it.
     if (!notice.textContent) for (const action of actions.querySelectorAll('[data-belongs="notice"]')) action.remove();
-    for (const slot of [notice, hint]) fitText(slot);
+    fitText(...also, notice, hint);
   };
   const dismiss = () => {
     notice.replaceChildren();
@@ -44,15 +51,12 @@ export function initStatusBox({ onDismiss }) {
     sync();
   };
   const watch = { childList: true, characterData: true, subtree: true };
-  for (const slot of [notice, hint]) new MutationObserver(sync).observe(slot, watch);
+  for (const slot of [notice, hint]) new MutationObserver(() => sync()).observe(slot, watch);
   new MutationObserver(() => {
     if (URGENT.has(status.dataset.tone) && !button.hidden) dismiss();
     fitText(status);
   }).observe(status, { ...watch, attributes: true, attributeFilter: ['data-tone'] });
-  new ResizeObserver(() => {
-    fitText(status);
-    sync();
-  }).observe(box);
+  new ResizeObserver(() => sync(status)).observe(box);
   button.addEventListener('click', () => {
     dismiss();
     // The button is gone now: the board is where the person was going.
