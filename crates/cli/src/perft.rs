@@ -6,8 +6,8 @@ use std::time::Instant;
 
 use uttt_core::perft::{divide, perft};
 use uttt_core::record::parse_position;
-use uttt_core::AnyGame;
-use uttt_core::{Classic, Game, Rules, Ultimate};
+use uttt_core::search::Searchable;
+use uttt_core::{AnyGame, Game, GameKind, History, Rules, Visit};
 
 use crate::args::{GameChoice, Spec, UsageError};
 use crate::usage;
@@ -62,25 +62,39 @@ pub fn run(args: &[String]) -> Result<ExitCode, UsageError> {
         }
     };
     let divide_wanted = p.switch("divide");
-    if let Some(text) = p.value("position") {
+    let game = if let Some(text) = p.value("position") {
         if p.value("game").is_some() || p.value("rules").is_some() {
             return Err(usage!(
                 "--position already names the game and rules; drop --game and --rules"
             ));
         }
-        match parse_position(text) {
-            Ok(AnyGame::Ultimate(h)) => report(h.current(), depth, divide_wanted),
-            Ok(AnyGame::Classic(h)) => report(h.current(), depth, divide_wanted),
-            Err(e) => return Err(usage!("--position: {e}")),
-        }
+        parse_position(text).map_err(|e| usage!("--position: {e}"))?
     } else {
         let rules = p.rules(Rules::Standard)?;
-        match p.game()?.unwrap_or(GameChoice::Ultimate) {
-            GameChoice::Ultimate => report(&Ultimate::new(rules), depth, divide_wanted),
-            GameChoice::Classic => report(&Classic::new(), depth, divide_wanted),
-        }
-    }
+        let kind = match p.game()?.unwrap_or(GameChoice::Ultimate) {
+            GameChoice::Ultimate => GameKind::Ultimate,
+            GameChoice::Classic => GameKind::Classic,
+        };
+        AnyGame::new(kind, rules)
+    };
+    game.visit(Report {
+        depth,
+        divide_wanted,
+    });
     Ok(ExitCode::SUCCESS)
+}
+
+/// Counts from the position at a game's cursor (see [`report`]).
+struct Report {
+    depth: u32,
+    divide_wanted: bool,
+}
+
+impl Visit for Report {
+    type Output = ();
+    fn visit<G: Searchable>(self, history: &History<G>) {
+        report(history.current(), self.depth, self.divide_wanted);
+    }
 }
 
 fn report<G: Game>(pos: &G, depth: u32, divide_wanted: bool) {
