@@ -29,6 +29,11 @@ pub struct Module {
     pub feature: &'static str,
     /// The cargo profile it is built with (see the workspace's Cargo.toml).
     profile: &'static str,
+    /// Code it must not link, as the start of a mangled path and what it
+    /// is: the build fails if a function of it is in the module.
+    absent: &'static [(&'static str, &'static str)],
+    /// Functions under an absent path that it may link all the same.
+    allowed: &'static [&'static str],
 }
 
 /// The page's module: no search.
@@ -36,18 +41,30 @@ pub const PAGE: Module = Module {
     name: "uttt_page",
     feature: "page",
     profile: "wasm-page",
+    absent: &[("9uttt_core6search", "the search")],
+    // The level names and thinking times the page offers.
+    allowed: &["9uttt_core6search5level"],
 };
 /// The AI worker's module: no view and no tree.
 pub const WORKER: Module = Module {
     name: "uttt_worker",
     feature: "worker",
     profile: "release",
+    absent: &[
+        ("9uttt_core4tree", "the tree of lines"),
+        ("8uttt_web4view", "the view"),
+        ("8uttt_web5lines", "the lines"),
+        ("8uttt_web4game", "the page's game"),
+    ],
+    allowed: &[],
 };
 /// The benchmark's module (the worker's and the bench exports).
 pub const BENCH: Module = Module {
     name: "uttt_bench",
     feature: "bench",
     profile: "release",
+    absent: &[],
+    allowed: &[],
 };
 
 /// The wasm-opt passes: `-Os` searched faster in Chromium than `-O2`,
@@ -155,6 +172,7 @@ fn build_module(root: &Path, bindgen_bin: &Path, module: Module, pkg: &Path) -> 
             raw.display()
         ));
     }
+    check_absent(module, &raw)?;
     cmd::run(
         Command::new(bindgen_bin.join("wasm-bindgen"))
             // With its .d.ts, which the type check reads (the site leaves it out).
@@ -171,6 +189,34 @@ fn build_module(root: &Path, bindgen_bin: &Path, module: Module, pkg: &Path) -> 
         wasm.strip_prefix(root).unwrap_or(&wasm).display(),
         file_size(&wasm)?
     );
+    Ok(())
+}
+
+/// Fails when cargo's `raw` module links a function of code `module` must
+/// not have, read from the names cargo leaves in it.
+fn check_absent(module: Module, raw: &Path) -> Result {
+    let bytes = std::fs::read(raw).map_err(|e| format!("cannot read {}: {e}", raw.display()))?;
+    let names = crate::wasmnames::function_names(&bytes)
+        .map_err(|e| format!("cannot read the names in {}: {e}", raw.display()))?;
+    if names.is_empty() && !module.absent.is_empty() {
+        return Err(format!(
+            "{} has no function names to check; the profile must keep them",
+            raw.display()
+        ));
+    }
+    for (path, what) in module.absent {
+        let linked: Vec<&String> = names
+            .iter()
+            .filter(|n| n.contains(path) && !module.allowed.iter().any(|a| n.contains(a)))
+            .collect();
+        if let Some(first) = linked.first() {
+            return Err(format!(
+                "the {} module links {what}, which it must not have: {} functions, such as {first}",
+                module.name,
+                linked.len()
+            ));
+        }
+    }
     Ok(())
 }
 

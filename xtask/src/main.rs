@@ -17,6 +17,7 @@ mod setup;
 mod site;
 mod sw;
 mod test;
+mod wasmnames;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
