@@ -314,18 +314,33 @@ fn types(root: &Path) -> Result {
 }
 
 fn unit_tests(root: &Path) -> (Result, Counts) {
-    if let Err(message) = setup::ensure_npm_packages(root) {
-        return (Err(message), Counts::default());
-    }
+    let files = match setup::ensure_npm_packages(root).and_then(|()| unit_test_files(root)) {
+        Ok(files) => files,
+        Err(message) => return (Err(message), Counts::default()),
+    };
     cmd::run_counting_with(
-        Command::new("node").current_dir(root).args([
-            "--test",
-            "--test-reporter=tap",
-            "tests/unit/",
-        ]),
+        Command::new("node")
+            .current_dir(root)
+            .args(["--test", "--test-reporter=tap"])
+            .args(files),
         "the unit tests",
         cmd::parse_node_test_summary,
     )
+}
+
+/// The files of tests/unit/ named `*.test.js`, sorted: named one by one,
+/// since node from 21 on reads a folder given to `--test` as a pattern
+/// that matches only the folder itself.
+fn unit_test_files(root: &Path) -> Result<Vec<PathBuf>> {
+    let dir = root.join("tests").join("unit");
+    let entries =
+        std::fs::read_dir(&dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| path.to_string_lossy().ends_with(".test.js"))
+        .collect();
+    files.sort();
+    Ok(files)
 }
 
 fn no_std(root: &Path) -> Result {
