@@ -171,6 +171,6 @@ test('the page ponders after Hard moves, stays responsive, and can be told not t
   expect(on.first).toBeGreaterThan(1);
   expect(off.first).toBe(1);
   // The search and the pondering stay in the worker: either on the main
-  // thread would be one task of the whole second Hard thinks.
-  expect(longestTaskMs).toBeLessThan(1000);
+  // thread would be one task of most of the second Hard thinks.
+  expect(longestTaskMs).toBeLessThan(500);
 });

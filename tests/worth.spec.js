@@ -197,6 +197,7 @@ test('the overlay\'s survey gives way to the AI\'s search, and the page stays re
   // whole survey of the position (seconds); Hard keeps to its budget.
   expect(on.waitMs).toBeLessThan(1000);
   expect(on.searchMs).toBeLessThan(budgetMs + 2000);
-  // A search or survey on the main thread would be one task of its budget.
-  expect(longestTaskMs).toBeLessThan(1000);
+  // A search or survey on the main thread would be one task of most of
+  // Hard's second.
+  expect(longestTaskMs).toBeLessThan(500);
 });

@@ -139,13 +139,14 @@ async function boot() {
       // Kept for this visit only.
     }
   });
-  document.documentElement.dataset.ready = 'true';
   // Navigation to a playable board, for the performance spec and the curious.
   performance.mark('uttt:playable');
-  // First visit: the tutorial opens once the page is ready, in a task of
+  // First visit: the tutorial opens once the page is made, in a task of
   // its own (it builds a board of its own); Help reopens it.
   await nextTask();
   initTutorial();
+  // Ready: every part is made, and on a first visit the tutorial is open.
+  document.documentElement.dataset.ready = 'true';
 }
 
 /** Resolves in a later task of the event loop, after the browser may paint. */

@@ -10,7 +10,7 @@ use uttt_core::search::review::{review, review_engine, Mark, MoveReview, Summary
 use uttt_core::search::{Level, Progress, Searchable, WinChance};
 use uttt_core::tree::parse_tree_record;
 use uttt_core::AnyGame;
-use uttt_core::{History, Player, Visit};
+use uttt_core::{AnyKind, History, Player, Visit};
 
 use crate::ai::Engine;
 use crate::args::{Spec, UsageError, MAX_DEPTH};
@@ -177,8 +177,6 @@ fn analyse<G: Front + Searchable>(
     Ok(())
 }
 
-/// Prints the review of the game from `start` through `moves`: one line a
-/// move, then each player's summary.
 /// Reviews every move of a game, as `review_game` does.
 struct ReviewGame {
     nodes: u64,
@@ -186,11 +184,13 @@ struct ReviewGame {
 
 impl Visit for ReviewGame {
     type Output = ();
-    fn visit<G: Searchable>(self, history: &History<G>) {
+    fn visit<G: AnyKind>(self, history: &History<G>) {
         review_game(history.start(), history.moves(), self.nodes);
     }
 }
 
+/// Prints the review of the game from `start` through `moves`: one line a
+/// move, then each player's summary.
 fn review_game<G: Searchable>(start: &G, moves: &[G::Move], nodes: u64) {
     let mut engine = review_engine(nodes);
     let started = Instant::now();

@@ -12,8 +12,8 @@ use std::time::Duration;
 use tungstenite::stream::MaybeTlsStream;
 use tungstenite::{Message, WebSocket};
 use uttt_core::record::parse_record;
-use uttt_core::search::{Level, Searchable};
-use uttt_core::{AnyGame, History, Visit};
+use uttt_core::search::Level;
+use uttt_core::{AnyGame, AnyKind, History, Visit};
 use uttt_protocol::{
     read_server, write, ClientMessage, ClockSetting, ColourChoice, Kind, Presence, Role,
     RoomOptions, RoomState, RuleSet, ServerMessage, Side,
@@ -578,13 +578,12 @@ impl Client {
     }
 }
 
-/// Reads `line` as a move of `pos` and checks it is legal there.
 /// A move typed in the game's notation, checked by the core in its position.
 struct Typed<'a>(&'a str);
 
 impl Visit for Typed<'_> {
     type Output = Result<(u8, u8), String>;
-    fn visit<G: Searchable>(self, history: &History<G>) -> Self::Output {
+    fn visit<G: AnyKind>(self, history: &History<G>) -> Self::Output {
         let m = G::parse_move(self.0).map_err(|e| e.to_string())?;
         history.current().play(m).map_err(|e| e.to_string())?;
         Ok(G::board_and_cell(m))
@@ -596,7 +595,7 @@ struct Think<'a>(&'a mut Engine);
 
 impl Visit for Think<'_> {
     type Output = (u8, u8);
-    fn visit<G: Searchable>(self, history: &History<G>) -> (u8, u8) {
+    fn visit<G: AnyKind>(self, history: &History<G>) -> (u8, u8) {
         G::board_and_cell(self.0.think(history.current(), |_| {}).mv)
     }
 }

@@ -6,8 +6,7 @@ use std::time::Instant;
 
 use uttt_core::perft::{divide, perft};
 use uttt_core::record::parse_position;
-use uttt_core::search::Searchable;
-use uttt_core::{AnyGame, Game, GameKind, History, Rules, Visit};
+use uttt_core::{AnyGame, AnyKind, Game, GameKind, History, Rules, Visit};
 
 use crate::args::{GameChoice, Spec, UsageError};
 use crate::usage;
@@ -92,7 +91,7 @@ struct Report {
 
 impl Visit for Report {
     type Output = ();
-    fn visit<G: Searchable>(self, history: &History<G>) {
+    fn visit<G: AnyKind>(self, history: &History<G>) {
         report(history.current(), self.depth, self.divide_wanted);
     }
 }

@@ -1,16 +1,13 @@
 //! Either game behind one type.
 //!
 //! A record names its game, so whatever reads one holds an [`AnyGame`]: its
-//! methods play, take back, write and answer for whichever game it holds,
-//! and [`AnyGame::visit`] runs code written once for both games (a
-//! [`Visit`]), so callers never match on the game. This is the one place
-//! that does.
+//! methods play, take back and answer for whichever game it holds (record.rs
+//! adds reading and writing its text), and [`AnyGame::visit`] runs code
+//! written once for both games (a [`Visit`]), so callers never match on the
+//! game. This is the one place that does.
 
-use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::notation::ParseError;
-use crate::record::{self, classic_position_string, position_string, record_string};
 use crate::search::Searchable;
 use crate::{Classic, Game, GameKind, History, IllegalMove, Outcome, Player, Rules, Ultimate};
 
@@ -24,6 +21,25 @@ pub enum AnyGame {
     Classic(History<Classic>),
 }
 
+/// A game type an [`AnyGame`] holds: both are searchable, and hand a game
+/// of theirs back as an `AnyGame`.
+pub trait AnyKind: Searchable {
+    /// `history` as a game of either kind.
+    fn into_any(history: History<Self>) -> AnyGame;
+}
+
+impl AnyKind for Ultimate {
+    fn into_any(history: History<Ultimate>) -> AnyGame {
+        AnyGame::Ultimate(history)
+    }
+}
+
+impl AnyKind for Classic {
+    fn into_any(history: History<Classic>) -> AnyGame {
+        AnyGame::Classic(history)
+    }
+}
+
 /// Code written once for both games, which [`AnyGame::visit`] runs on the
 /// history the game holds: the generic closure Rust does not have.
 pub trait Visit {
@@ -31,7 +47,7 @@ pub trait Visit {
     type Output;
 
     /// Runs the code on `history`.
-    fn visit<G: Searchable>(self, history: &History<G>) -> Self::Output;
+    fn visit<G: AnyKind>(self, history: &History<G>) -> Self::Output;
 }
 
 impl AnyGame {
@@ -42,20 +58,6 @@ impl AnyGame {
         match kind {
             GameKind::Ultimate => AnyGame::Ultimate(History::new(Ultimate::new(rules))),
             GameKind::Classic => AnyGame::Classic(History::new(Classic::new())),
-        }
-    }
-
-    /// Reads a game record without variations (its cursor at the end) or a
-    /// position string (no moves yet): a record has a `:` after its header.
-    ///
-    /// # Errors
-    /// Where and why the text is neither (see [`record::parse_record`] and
-    /// [`record::parse_position`]).
-    pub fn parse(text: &str) -> Result<AnyGame, ParseError> {
-        if text.contains(':') {
-            record::parse_record(text)
-        } else {
-            record::parse_position(text)
         }
     }
 
@@ -146,23 +148,6 @@ impl AnyGame {
         self.visit(CursorOf)
     }
 
-    /// The record of every move (see [`record`]) when the game starts from
-    /// the empty board; `None` for a game set up from a position string,
-    /// which has no record of its own.
-    #[must_use]
-    pub fn record(&self) -> Option<String> {
-        self.visit(RecordOf)
-    }
-
-    /// The position string of the position at the cursor.
-    #[must_use]
-    pub fn position_string(&self) -> String {
-        match self {
-            AnyGame::Ultimate(h) => position_string(h.current()),
-            AnyGame::Classic(h) => classic_position_string(h.current()),
-        }
-    }
-
     /// The player to move at the cursor (also once the game is over: the
     /// player who would move next).
     #[must_use]
@@ -199,7 +184,7 @@ fn play_at<G: Game>(history: &mut History<G>, board: u8, cell: u8) -> Result<(),
 struct RulesOf;
 impl Visit for RulesOf {
     type Output = Rules;
-    fn visit<G: Searchable>(self, history: &History<G>) -> Rules {
+    fn visit<G: AnyKind>(self, history: &History<G>) -> Rules {
         history.start().rules()
     }
 }
@@ -207,7 +192,7 @@ impl Visit for RulesOf {
 struct Len;
 impl Visit for Len {
     type Output = usize;
-    fn visit<G: Searchable>(self, history: &History<G>) -> usize {
+    fn visit<G: AnyKind>(self, history: &History<G>) -> usize {
         history.len()
     }
 }
@@ -215,24 +200,15 @@ impl Visit for Len {
 struct CursorOf;
 impl Visit for CursorOf {
     type Output = usize;
-    fn visit<G: Searchable>(self, history: &History<G>) -> usize {
+    fn visit<G: AnyKind>(self, history: &History<G>) -> usize {
         history.cursor()
-    }
-}
-
-struct RecordOf;
-impl Visit for RecordOf {
-    type Output = Option<String>;
-    fn visit<G: Searchable>(self, history: &History<G>) -> Option<String> {
-        let start = history.start();
-        (*start == G::start(start.rules())).then(|| record_string(history))
     }
 }
 
 struct SideToMove;
 impl Visit for SideToMove {
     type Output = Player;
-    fn visit<G: Searchable>(self, history: &History<G>) -> Player {
+    fn visit<G: AnyKind>(self, history: &History<G>) -> Player {
         history.current().side_to_move()
     }
 }
@@ -240,7 +216,7 @@ impl Visit for SideToMove {
 struct OutcomeOf;
 impl Visit for OutcomeOf {
     type Output = Option<Outcome>;
-    fn visit<G: Searchable>(self, history: &History<G>) -> Option<Outcome> {
+    fn visit<G: AnyKind>(self, history: &History<G>) -> Option<Outcome> {
         history.current().outcome()
     }
 }
@@ -248,7 +224,7 @@ impl Visit for OutcomeOf {
 struct PlyOf;
 impl Visit for PlyOf {
     type Output = usize;
-    fn visit<G: Searchable>(self, history: &History<G>) -> usize {
+    fn visit<G: AnyKind>(self, history: &History<G>) -> usize {
         history.current().ply()
     }
 }
@@ -256,7 +232,7 @@ impl Visit for PlyOf {
 struct LegalMoves;
 impl Visit for LegalMoves {
     type Output = Vec<(u8, u8)>;
-    fn visit<G: Searchable>(self, history: &History<G>) -> Vec<(u8, u8)> {
+    fn visit<G: AnyKind>(self, history: &History<G>) -> Vec<(u8, u8)> {
         let moves = history.current().legal_moves();
         moves.iter().map(|&m| G::board_and_cell(m)).collect()
     }

@@ -4,7 +4,7 @@ use crate::game::{Game, GameKind};
 use crate::lines::{has_line, line_in, FULL, LINES};
 use crate::notation::ParseError;
 use crate::zobrist::{O_TO_MOVE, PIECE};
-use crate::{AnyGame, BoardStatus, History, IllegalMove, MoveList, Outcome, Player, Rules};
+use crate::{BoardStatus, IllegalMove, MoveList, Outcome, Player, Rules};
 
 /// A move in Classic: a cell 0-8 in reading order (0 top-left, 8 bottom-right).
 ///
@@ -136,10 +136,6 @@ impl Game for Classic {
 
     fn move_at(board: u8, cell: u8) -> Option<ClassicMove> {
         (board == 0 && cell < 9).then_some(ClassicMove(cell))
-    }
-
-    fn into_any(history: History<Classic>) -> AnyGame {
-        AnyGame::Classic(history)
     }
 
     fn board_and_cell(m: ClassicMove) -> (u8, u8) {

@@ -5,7 +5,7 @@ use core::fmt::{Debug, Display};
 use core::hash::Hash;
 
 use crate::notation::ParseError;
-use crate::{AnyGame, History, IllegalMove, MoveList, Outcome, PlayError, Player, Rules};
+use crate::{IllegalMove, MoveList, Outcome, PlayError, Player, Rules};
 
 /// Which game a position or record belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -51,10 +51,6 @@ pub trait Game: Clone + Copy + Debug + Eq + Hash + Sized + 'static {
     /// The small board and cell of a move (Classic: board 0), the inverse
     /// of [`Game::move_at`].
     fn board_and_cell(m: Self::Move) -> (u8, u8);
-
-    /// `history` as a game of either kind, for code written once for both
-    /// (see [`crate::Visit`]) that hands a game back.
-    fn into_any(history: History<Self>) -> AnyGame;
 
     /// Reads a move in this game's notation (see [`crate::notation`]).
     ///

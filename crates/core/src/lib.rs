@@ -45,7 +45,7 @@ pub mod tree;
 mod ultimate;
 mod zobrist;
 
-pub use any::{AnyGame, Visit};
+pub use any::{AnyGame, AnyKind, Visit};
 pub use classic::{Classic, ClassicMove};
 pub use error::{IllegalMove, PlayError};
 pub use game::{Game, GameKind};

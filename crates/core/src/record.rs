@@ -27,8 +27,9 @@
 use alloc::string::String;
 use core::fmt::Write;
 
+use crate::any::AnyKind;
 use crate::notation::{Cursor, ParseError, ParseErrorKind};
-use crate::{AnyGame, Classic, Game, GameKind, History, Move, Rules, Ultimate};
+use crate::{AnyGame, Classic, Game, GameKind, History, Move, Rules, Ultimate, Visit};
 
 /// The header naming a game and its rule set.
 #[must_use]
@@ -78,6 +79,51 @@ pub fn record_string<G: Game>(history: &History<G>) -> String {
         let _ = write!(out, "{m}");
     }
     out
+}
+
+/// Reading and writing a game of either kind as text (see the module's doc).
+impl AnyGame {
+    /// Reads a game record without variations (its cursor at the end) or a
+    /// position string (no moves yet): a record has a `:` after its header.
+    ///
+    /// # Errors
+    /// Where and why the text is neither (see [`parse_record`] and
+    /// [`parse_position`]).
+    pub fn parse(text: &str) -> Result<AnyGame, ParseError> {
+        if text.contains(':') {
+            parse_record(text)
+        } else {
+            parse_position(text)
+        }
+    }
+
+    /// The record of every move (see [`record_string`]) when the game
+    /// starts from the empty board; `None` for a game set up from a
+    /// position string, which has no record of its own.
+    #[must_use]
+    pub fn record(&self) -> Option<String> {
+        self.visit(RecordOf)
+    }
+
+    /// The position string of the position at the cursor.
+    #[must_use]
+    pub fn position_string(&self) -> String {
+        match self {
+            AnyGame::Ultimate(h) => position_string(h.current()),
+            AnyGame::Classic(h) => classic_position_string(h.current()),
+        }
+    }
+}
+
+/// The record of a game that starts from the empty board.
+struct RecordOf;
+
+impl Visit for RecordOf {
+    type Output = Option<String>;
+    fn visit<G: AnyKind>(self, history: &History<G>) -> Option<String> {
+        let start = history.start();
+        (*start == G::start(start.rules())).then(|| record_string(history))
+    }
 }
 
 /// Reads a game record without variations, replaying and checking every

@@ -5,7 +5,7 @@ use crate::lines::{has_line, line_in, FULL, LINES};
 use crate::notation::ParseError;
 use crate::packed::{clear, decrement, field, field_sum, ALL_EMPTY, FIELD_BITS};
 use crate::zobrist::{O_TO_MOVE, PIECE, TARGET};
-use crate::{AnyGame, BoardStatus, History, IllegalMove, MoveList, Outcome, Player, Rules};
+use crate::{BoardStatus, IllegalMove, MoveList, Outcome, Player, Rules};
 
 /// A move in Ultimate: a small board and a cell in it, each 0-8 in reading
 /// order (0 top-left, 4 centre, 8 bottom-right).
@@ -370,10 +370,6 @@ impl Game for Ultimate {
 
     fn move_at(board: u8, cell: u8) -> Option<Move> {
         (board < 9 && cell < 9).then(|| Move::new(board, cell))
-    }
-
-    fn into_any(history: History<Ultimate>) -> AnyGame {
-        AnyGame::Ultimate(history)
     }
 
     fn board_and_cell(m: Move) -> (u8, u8) {

@@ -6,7 +6,7 @@ use serde::Serialize;
 use tsify::Tsify;
 use uttt_core::search::{Engine, Eval, Limits, Progress, SearchResult, Searchable, WinChance};
 use uttt_core::AnyGame;
-use uttt_core::{History, Player, Visit};
+use uttt_core::{AnyKind, History, Player, Visit};
 
 use crate::args;
 use crate::error::{ApiError, ErrorCode};
@@ -183,7 +183,7 @@ struct Slice<'a> {
 
 impl Visit for Slice<'_> {
     type Output = Result<Option<Finished>, ApiError>;
-    fn visit<G: Searchable>(self, history: &History<G>) -> Self::Output {
+    fn visit<G: AnyKind>(self, history: &History<G>) -> Self::Output {
         let pos = history.current();
         let Slice {
             engine,
@@ -199,7 +199,7 @@ impl Visit for Slice<'_> {
 }
 
 /// The answer of a finished search of `pos` that took `elapsed_ms`.
-fn finish<G: Searchable>(pos: &G, result: &SearchResult<G::Move>, elapsed_ms: f64) -> Finished {
+fn finish<G: AnyKind>(pos: &G, result: &SearchResult<G::Move>, elapsed_ms: f64) -> Finished {
     let (board, cell) = G::board_and_cell(result.best);
     let (score, mate) = for_x(result.score, pos.side_to_move());
     let chances = x_chances(pos, result.score);
@@ -273,8 +273,9 @@ impl WebEngine {
         self.engine.level().resumes()
     }
 
-    /// A search of the position at the cursor of `text` (a record or
-    /// position string) for at most `budget_ms`, starting now by `now`.
+    /// A search of the position at the cursor of `text` (a record
+    /// without variations, or a position string; see [`AnyGame::parse`])
+    /// for at most `budget_ms`, starting now by `now`.
     ///
     /// # Errors
     /// `bad-argument` for a bad budget, `parse-error` for bad text,

@@ -10,7 +10,7 @@ use uttt_core::search::puzzle::{candidates, Goal, Puzzle};
 use uttt_core::search::review::{review_limits, MoveReview, Reviewer, Summary, REVIEW_NODES};
 use uttt_core::search::{Limits, Searchable};
 use uttt_core::AnyGame;
-use uttt_core::{History, Player, Visit};
+use uttt_core::{AnyKind, History, Player, Visit};
 
 use crate::engine::WebEngine;
 use crate::error::ApiError;
@@ -149,7 +149,7 @@ struct NewReviewer;
 
 impl Visit for NewReviewer {
     type Output = Box<dyn Reviewing>;
-    fn visit<G: Searchable>(self, history: &History<G>) -> Self::Output {
+    fn visit<G: AnyKind>(self, history: &History<G>) -> Self::Output {
         Box::new(Reviewer::new(history.start(), history.moves()))
     }
 }
@@ -188,8 +188,8 @@ fn review_next<G: Searchable>(
 }
 
 impl Review {
-    /// A review of every move of the game `text` (a record; a position
-    /// string has no moves to review).
+    /// A review of every move of the game `text` (a record without
+    /// variations; a position string has no moves to review).
     ///
     /// # Errors
     /// `parse-error` for text that is neither.

@@ -9,7 +9,7 @@ use uttt_core::search::{
     Engine, Eval, MoveWorth, Searchable, Survey, Surveyor, WinChance, MAX_PLY,
 };
 use uttt_core::AnyGame;
-use uttt_core::{History, Player, Rules, Visit};
+use uttt_core::{AnyKind, History, Player, Rules, Visit};
 
 use crate::engine::{for_x, pv_notation, Report, WebEngine};
 use crate::error::{ApiError, ErrorCode};
@@ -47,7 +47,6 @@ pub struct SurveyReport {
     pub cells: Vec<CellWorth>,
 }
 
-/// A survey of either game.
 /// A surveyor of either game, behind the calls a survey makes: the game's
 /// type is gone once it is made.
 trait Surveying: core::fmt::Debug {
@@ -82,7 +81,7 @@ struct NewSurveyor {
 
 impl Visit for NewSurveyor {
     type Output = Option<Box<dyn Surveying>>;
-    fn visit<G: Searchable>(self, history: &History<G>) -> Self::Output {
+    fn visit<G: AnyKind>(self, history: &History<G>) -> Self::Output {
         let depth = self.max_depth.unwrap_or_else(check_depth::<G>);
         let surveyor = Surveyor::new(history.position_at(self.ply)?, depth)?;
         Some(Box::new(surveyor))
@@ -98,8 +97,9 @@ pub struct WebSurvey {
 }
 
 impl WebSurvey {
-    /// A survey of the position at the cursor of `text` (a record or
-    /// position string) until `deadline` by the caller's clock.
+    /// A survey of the position at the cursor of `text` (a record
+    /// without variations, or a position string; see [`AnyGame::parse`])
+    /// until `deadline` by the caller's clock.
     ///
     /// # Errors
     /// `parse-error` for bad text, `game-over` when there is no move.

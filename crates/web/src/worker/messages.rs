@@ -23,11 +23,13 @@ use crate::survey::SurveyReport;
 )]
 pub enum Request {
     /// `{type: 'search', id, text, level, budgetMs}`: the best move in
-    /// `text` (a record or position string) at `level` within `budgetMs`.
+    /// `text` (a record without variations, or a position string) at `level`
+    /// within `budgetMs`.
     Search {
         /// Chosen by the page; every reply to this search carries it.
         id: u32,
-        /// A record or a position string.
+        /// A record without variations (the worker has no tree of lines), or
+        /// a position string.
         text: String,
         /// A level name (`"hard"`).
         level: String,
@@ -44,7 +46,8 @@ pub enum Request {
     Analyse {
         /// Chosen by the page; every report of this analysis carries it.
         id: u32,
-        /// A record or a position string.
+        /// A record without variations (the worker has no tree of lines), or
+        /// a position string.
         text: String,
     },
     /// `{type: 'survey', id, text}`: every legal move at the cursor of
@@ -58,7 +61,8 @@ pub enum Request {
     Survey {
         /// Chosen by the page; every report of this survey carries it.
         id: u32,
-        /// A record or a position string.
+        /// A record without variations (the worker has no tree of lines), or
+        /// a position string.
         text: String,
         /// Survey on the AI's engine, if it ponders (off when missing).
         #[tsify(optional)]
