@@ -1116,6 +1116,8 @@ export function reviewGame() {
       review.status = 'stopped';
       review.error = error.code;
       emit('uttt:review', review);
+      // The worker is free again: the live evaluation may go on.
+      maybeAnalyse();
     },
   );
   return true;

@@ -99,6 +99,23 @@ pub struct SearchReply {
     pub elapsed_ms: f64,
 }
 
+impl SearchReply {
+    /// The answer as a report of its last completed depth.
+    #[must_use]
+    pub fn report(&self) -> Report {
+        Report {
+            depth: self.depth,
+            score: self.score,
+            mate: self.mate,
+            x_wins: self.x_wins,
+            draw: self.draw,
+            o_wins: self.o_wins,
+            pv: self.pv.clone(),
+            nodes: self.nodes,
+        }
+    }
+}
+
 pub(crate) fn for_x(score: Eval, to_move: Player) -> (i32, Option<i32>) {
     let x = score.for_player(to_move, Player::X);
     (x.0, x.mate_in())

@@ -125,6 +125,7 @@ impl Worker {
                             id,
                             reply: None,
                             search,
+                            reported: false,
                         });
                     }
                     Err(e) => post(Reply::error(Some(id), e)),

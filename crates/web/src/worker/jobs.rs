@@ -2,7 +2,7 @@
 //! search, a pondering or an analysis, a survey, a review. Each slice posts
 //! what it found and hands the job back while there is more to do.
 
-use crate::engine::{Search, WebEngine};
+use crate::engine::{Report, Search, WebEngine};
 use crate::review::{Review, Step};
 use crate::survey::WebSurvey;
 
@@ -44,10 +44,12 @@ pub(super) enum Job {
     /// analysis `id`: with the expected `reply`, the pondering after search
     /// `id` (the AI's engine searches the position after that reply, see
     /// [`WebEngine::ponder`]); without, the analyst's analysis `id`.
+    /// `reported`: whether a report of it was posted yet.
     Think {
         id: u32,
         reply: Option<String>,
         search: Search,
+        reported: bool,
     },
     /// Surveying every move of a position for survey request `id`, on the
     /// AI's engine when `on_ai`, else on the analyst.
@@ -83,9 +85,23 @@ impl Job {
             Job::Search { id, search, ponder } => {
                 search_slice(engine, id, search, ponder, timing, now, post)
             }
-            Job::Think { id, reply, search } => {
-                think_slice(engine, id, reply, search, timing, now, post)
-            }
+            Job::Think {
+                id,
+                reply,
+                search,
+                reported,
+            } => think_slice(
+                engine,
+                Think {
+                    id,
+                    reply,
+                    reported,
+                },
+                search,
+                timing,
+                now,
+                post,
+            ),
             Job::Survey { id, survey, on_ai } => {
                 survey_slice(engine, id, survey, on_ai, timing, now, post)
             }
@@ -122,7 +138,12 @@ fn search_slice(
                     let start = now();
                     let search = WebEngine::ponder(pos, start, start + ponder_ms);
                     let reply = Some(reply);
-                    Job::Think { id, reply, search }
+                    Job::Think {
+                        id,
+                        reply,
+                        search,
+                        reported: false,
+                    }
                 });
             post(Reply::Result {
                 id,
@@ -140,31 +161,62 @@ fn search_slice(
     }
 }
 
-/// A slice of a pondering (`reply`: the expected reply it searches after)
-/// or of the analyst's analysis, each depth reported as analysis `id`.
-fn think_slice(
-    engine: &mut WebEngine,
+/// What a pondering or an analysis reports as: its request `id`, the
+/// expected `reply` a pondering searches after, and whether it reported yet.
+struct Think {
     id: u32,
     reply: Option<String>,
+    reported: bool,
+}
+
+/// A slice of a pondering or of the analyst's analysis, each depth
+/// reported as analysis `id`. A search that ends without having reported
+/// (the engine had already settled this position, so nothing was searched)
+/// reports its answer once: every request hears where its position stands.
+fn think_slice(
+    engine: &mut WebEngine,
+    think: Think,
     search: Search,
     timing: Timing,
     now: &dyn Fn() -> f64,
     post: &mut dyn FnMut(Reply),
 ) -> Option<Job> {
-    let slice_ms = timing.slice_ms;
-    let step = engine.step(&search, slice_ms, now, &mut |report| {
-        let report = match &reply {
-            Some(mv) => report.after_move(mv),
-            None => report,
-        };
-        post(Reply::Analysis { id, report });
+    let Think {
+        id,
+        reply,
+        mut reported,
+    } = think;
+    let as_asked = |report: Report| match &reply {
+        Some(mv) => report.after_move(mv),
+        None => report,
+    };
+    let step = engine.step(&search, timing.slice_ms, now, &mut |report| {
+        reported = true;
+        post(Reply::Analysis {
+            id,
+            report: as_asked(report),
+        });
     });
     match step {
-        Ok(None) => Some(Job::Think { id, reply, search }),
+        Ok(None) => Some(Job::Think {
+            id,
+            reply,
+            search,
+            reported,
+        }),
         // It ends with the time or when deeper cannot change the
         // answer: its last report stands, and pondering leaves
         // the AI's table warm for the reply it expected.
-        Ok(Some(_)) | Err(_) => None,
+        Ok(Some(done)) => {
+            if !reported {
+                post(Reply::Analysis {
+                    id,
+                    report: as_asked(done.reply.report()),
+                });
+            }
+            None
+        }
+        Err(_) => None,
     }
 }
 

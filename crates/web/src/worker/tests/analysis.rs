@@ -102,3 +102,34 @@ fn a_new_request_stops_pondering_at_once() {
     );
     assert!(out.is_empty() && !w.busy());
 }
+
+/// An analysis of `text` under `id`, run until the worker rests: its reports.
+fn analyse_to_the_end(w: &mut Worker, id: u32, text: &str) -> Vec<Reply> {
+    let clock = ticking();
+    let mut out = Vec::new();
+    let request = Request::Analyse {
+        id,
+        text: text.into(),
+    };
+    w.handle(request, &clock, &mut |r| out.push(r));
+    for _ in 0..10_000 {
+        if !w.work(&clock, &mut |r| out.push(r)) {
+            return out;
+        }
+    }
+    panic!("the analysis of {text} never ended");
+}
+
+#[test]
+fn a_position_analysed_to_its_end_is_reported_again_when_asked_again() {
+    let mut w = worker(5);
+    // Classic's empty board: solved in a blink, the search settles (a draw).
+    let first = analyse_to_the_end(&mut w, 1, "classic:");
+    let last = *analysis(&first, 1)
+        .last()
+        .expect("the first analysis reported");
+    // Asked again (the page lost sight of the first), it has nothing more
+    // to search, and says where the position stands, once.
+    let again = analyse_to_the_end(&mut w, 2, "classic:");
+    assert_eq!(analysis(&again, 2), [last], "{again:?}");
+}
