@@ -3,7 +3,7 @@
 // plays a move, stops while the bar is hidden, and does not slow the AI.
 // During a game against the AI the bar keeps its numbers to itself (see
 // engine-quiet.spec.js): there the analysis runs only for the words of the
-// "who is ahead" option, and its reports are read from the page's events.
+// "who is ahead" option, and its reports are read from the controller's changes.
 
 import { test, expect } from './support/fixtures.js';
 import { reportFigures } from './support/figures.js';
@@ -11,9 +11,12 @@ import { open, choose, cell, expectMarks, markCount, aiIdle, showTab, newGame, t
 
 /** Counts the page's live-evaluation reports in window.__analysis. */
 async function watchAnalysis(page) {
-  await page.evaluate(() => {
+  await page.evaluate(async () => {
     window.__analysis = [];
-    document.addEventListener('uttt:analysis', (event) => window.__analysis.push(event.detail));
+    const { subscribe } = await import(new URL('www/controller.js', document.baseURI).href);
+    subscribe((change) => {
+      if (change.cause === 'analysis') window.__analysis.push(change.report);
+    });
   });
 }
 

@@ -108,10 +108,13 @@ test('the worker ponders in slices: the expected reply carries on deeper, a new 
 
 /** Records the AI's progress reports and the longest main-thread task. */
 async function watchPage(page) {
-  await page.evaluate(() => {
+  await page.evaluate(async () => {
     window.__reports = [];
     window.__longest = 0;
-    document.addEventListener('uttt:progress', (event) => window.__reports.push(event.detail));
+    const { subscribe } = await import(new URL('www/controller.js', document.baseURI).href);
+    subscribe((change) => {
+      if (change.cause === 'progress') window.__reports.push(change.report);
+    });
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) window.__longest = Math.max(window.__longest, entry.duration);
     }).observe({ type: 'longtask' });

@@ -8,20 +8,20 @@ import { reportFigures } from './support/figures.js';
 import { open, choose, cell, markCount, expectMarks, aiIdle, showTab, newGame, timedMove, setOverlay } from './game-helpers.js';
 
 /**
- * Collects the page's `uttt:worth` events in window.__worth, and in
+ * Collects the controller's 'worth' changes in window.__worth, and in
  * window.__pairs the best cell of each with the bar's line just before it.
  */
 async function watchWorth(page) {
-  await page.evaluate(() => {
+  await page.evaluate(async () => {
     window.__worth = [];
     window.__pairs = [];
     let line = null;
-    document.addEventListener('uttt:analysis', (event) => {
-      line = event.detail.pv;
-    });
-    document.addEventListener('uttt:worth', (event) => {
-      window.__worth.push(event.detail);
-      if (event.detail) window.__pairs.push({ best: event.detail.cells[0], line });
+    const { subscribe } = await import(new URL('www/controller.js', document.baseURI).href);
+    subscribe((change) => {
+      if (change.cause === 'analysis') line = change.report.pv;
+      if (change.cause !== 'worth') return;
+      window.__worth.push(change.worth);
+      if (change.worth) window.__pairs.push({ best: change.worth.cells[0], line });
     });
   });
 }

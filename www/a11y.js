@@ -36,17 +36,6 @@ export function announce(text) {
 
 let quiet = 0;
 
-/**
- * True when game state `after` is `before` with one more move played on the
- * same line (a new move, or the redo of the next recorded one): the record
- * up to `before`'s cursor is unchanged and the cursor moved on by one.
- */
-export function oneMoveOn(before, after) {
-  if (!before || !after || !before.record || !after.record || typeof before.cursor !== 'number') return false;
-  const upToCursor = before.record.slice(0, before.record.indexOf(':') + 1 + 2 * before.cursor);
-  return after.cursor === before.cursor + 1 && after.record.startsWith(upToCursor);
-}
-
 /** Runs `fn` (which may return a promise) without move announcements: for browsing, which speaks for itself. */
 export async function withoutMoveAnnouncements(fn) {
   quiet += 1;
@@ -107,10 +96,13 @@ function cellAt(board, row, col, ultimate) {
 
 /**
  * Makes `board` (web's #board) a single tab stop with arrow-key movement and
- * wires the skip link. Call `refresh()` after every render; it is also
- * called on each `uttt:state` event.
+ * wires the skip link, and tells a screen reader each move the board goes
+ * over (played, or stepped over again along its line) unless browsing
+ * speaks for itself (withoutMoveAnnouncements). Call `refresh()` after a
+ * render of the board outside the controller's changes.
+ * @param {Controller} controller
  */
-export function initBoardKeys(board, skipLink = document.querySelector('.skip-link')) {
+export function initBoardKeys(board, controller, skipLink = document.querySelector('.skip-link')) {
   if (!board) return null;
   let active = null; // [board, cell] of the cell holding tabindex=0
 
@@ -177,49 +169,35 @@ export function initBoardKeys(board, skipLink = document.querySelector('.skip-li
   }
 
   // ---- announcements ----
-  const winners = () =>
-    [...board.querySelectorAll('[data-board][data-playable]')].map((b) => b.dataset.winner || '');
-  let before = { cursor: null, length: null, record: null, winners: winners() };
-
-  document.addEventListener('uttt:state', (event) => {
-    const s = event.detail;
+  controller.subscribe((change) => {
+    if (!('game' in change)) return;
     const hadFocus = board.contains(document.activeElement);
     refresh();
-    if (hadFocus && board.dataset.interactive === 'true' && oneMoveOn(before, s)) {
+    const { step, game } = change;
+    if (!step) return;
+    if (hadFocus && board.dataset.interactive === 'true') {
       const target = startCell(board);
       if (target && target !== document.activeElement) moveTo(target);
     }
-    const now = winners();
-    if (!quiet && oneMoveOn(before, s)) {
-      const ultimate = s.kind === 'ultimate';
-      const mover = s.toMove === 'x' ? 'O' : 'X';
-      const byAi = s.mode === 'watch' || (s.mode === 'ai' && mover.toLowerCase() !== s.humanSide);
-      const last = board.querySelector('button[data-cell][data-last]');
-      const parts = [];
-      if (last) {
-        const params = {
-          player: mover,
-          move: s.moves[s.cursor - 1],
-          board: regionName(Number(last.dataset.board)),
-          cell: regionName(Number(last.dataset.cell)),
-        };
-        const key = `announce.${byAi ? 'aiMove' : 'move'}${ultimate ? '' : 'Classic'}`;
-        parts.push(t(key, params));
-      }
-      if (ultimate) {
-        now.forEach((w, b) => {
-          if (w && !before.winners[b]) {
-            parts.push(
-              w === 'draw'
-                ? t('announce.boardDrawn', { board: regionName(b) })
-                : t('announce.boardWon', { player: w.toUpperCase(), board: regionName(b) }),
-            );
-          }
-        });
-      }
-      if (parts.length) announce(parts.join(' '));
+    if (quiet) return;
+    const ultimate = game.kind === 'ultimate';
+    const mover = step.side.toUpperCase();
+    const byAi = game.mode === 'watch' || (game.mode === 'ai' && step.side !== game.humanSide);
+    const params = {
+      player: mover,
+      move: step.notation,
+      board: regionName(step.board),
+      cell: regionName(step.cell),
+    };
+    const parts = [t(`announce.${byAi ? 'aiMove' : 'move'}${ultimate ? '' : 'Classic'}`, params)];
+    if (ultimate && step.decided) {
+      parts.push(
+        step.decided === 'draw'
+          ? t('announce.boardDrawn', { board: regionName(step.board) })
+          : t('announce.boardWon', { player: step.decided.toUpperCase(), board: regionName(step.board) }),
+      );
     }
-    before = { cursor: s.cursor, length: s.length, record: s.record, winners: now };
+    announce(parts.join(' '));
   });
 
   refresh();

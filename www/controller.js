@@ -2,28 +2,11 @@
 // The game controller: owns the game, the settings and the AI's turns, turns
 // clicks and buttons into core calls, asks the worker for AI moves, saves
 // after every change, records finished and abandoned games in the history,
-// and tells the page (and other modules, through `uttt:*` events on
-// document) what changed.
-//
-// Events on document:
-// - `uttt:state`    detail = getState(), after every change;
-// - `uttt:gameover` detail = getState(), once when a move ends the game;
-// - `uttt:progress` detail = a search progress report of the AI's move; the
-//                    last is its answer, the move it plays first in `pv`;
-//                    xWins, draw and oWins are its chances (0-1);
-// - `uttt:analysis` detail = a report of the live evaluation, the same
-//                    fields, of the shown position (see maybeAnalyse);
-// - `uttt:eval-capped` detail = true once the live evaluation of the shown
-//                    position stopped at its cap (LIVE_EVAL_CAP_MS), false
-//                    when that no longer holds (see keepAnalysing);
-// - `uttt:worth`    detail = `{position, cells}` (each legal move's worth,
-//                    the best first, see AiClient.survey) of the shown
-//                    position while the overlay is on, or null to clear it;
-// - `uttt:history`  no detail, after the history of games changed.
-// - `uttt:review`   detail = getReview(), whenever the game review changes.
-// - `uttt:puzzle`   detail = getPuzzle(), when a puzzle starts, is answered,
-//                    revealed or ends (then null).
-//
+// and tells the page what changed: every change goes out once, through
+// `subscribe` (the store of store.js), with its cause and what the panes
+// need to know of it (the Change type of types.d.ts). A change of the game
+// (it carries `game`, getState()) redraws the board and its controls first.
+
 // Variations: a move from an earlier position starts a new line there and
 // the later moves stay as another (core's tree, through WebGame); the page
 // shows one line at a time, whose record (`record`) is the game for the
@@ -42,6 +25,7 @@ import { addGame, attachReview, findGame, finished as finishedEntry, keepLines, 
 import { packReview, unpackReview } from './reviews.js';
 import { describe, refusal, humanSide } from './status.js';
 import { t } from './i18n.js';
+import { createStore } from './store.js';
 
 /** The least time an AI move takes to appear, so play feels natural. */
 export const MIN_AI_MS = 400;
@@ -125,8 +109,62 @@ let saveTimer = 0;
 // settings, jump, load. An answer is used only if its token is current.
 let token = 0;
 
-function emit(name, detail) {
-  document.dispatchEvent(new CustomEvent(name, { detail }));
+/** @type {import('./store.js').Store<Change>} */
+const store = createStore();
+
+/**
+ * Calls `listener(change)` for every later change (see Change in
+ * types.d.ts), in the order they happen; returns what stops it.
+ */
+export const subscribe = store.subscribe;
+
+/** Tells the panes of a change that is not one of the game (an engine report, the history, the review). */
+function tell(change) {
+  store.commit(change);
+}
+
+/**
+ * Redraws the board and its controls, then tells the panes that the game
+ * changed because of `cause`. `forward`: the board went one move on along
+ * its line (played, or stepped over again); `played`: that move is new;
+ * `ended`: it ended the game.
+ * @param {GameCause} cause
+ */
+function announce(cause, { forward = false, played = false, ended = false } = {}) {
+  renderPage();
+  const game = getState();
+  const moved = shown.record !== game.record || shown.cursor !== game.cursor;
+  shown = { record: game.record, cursor: game.cursor };
+  store.commit({ cause, game, moved, step: forward ? lastStep() : null, played, ended });
+}
+
+/** The game's line and cursor as last announced: a change says whether it shows another position. */
+let shown = { record: /** @type {string | null} */ (null), cursor: -1 };
+
+/**
+ * The history of games changed (a game kept, a review attached, or the
+ * history cleared in the Stats pane): the score card is redrawn, the panes told.
+ */
+export function historyChanged() {
+  renderPage();
+  tell({ cause: 'history' });
+}
+
+/**
+ * The move the board's cursor last went over, as the panes are told it, or null.
+ * @returns {Step | null}
+ */
+function lastStep() {
+  const { view } = state;
+  if (view.ply === 0 || view.lastBoard == null || view.lastCell == null) return null;
+  const status = view.kind === 'ultimate' ? view.boardStatus[view.lastBoard] : 0;
+  return {
+    board: view.lastBoard,
+    cell: view.lastCell,
+    side: /** @type {Side} */ (view.sideToMove === 'x' ? 'o' : 'x'),
+    notation: view.moves[view.ply - 1],
+    decided: /** @type {Step['decided']} */ (status === 1 ? 'x' : status === 2 ? 'o' : status === 3 ? 'draw' : null),
+  };
 }
 
 function newGameId() {
@@ -141,7 +179,10 @@ function levelOf(side) {
   return mode === 'watch' && side === 'o' ? levelO : level;
 }
 
-/** The state in the shape other modules rely on (documented at the top of this file). */
+/**
+ * The game as the panes read it.
+ * @returns {GameState}
+ */
 export function getState() {
   const { settings, view, online } = state;
   const human = online ? online.side : humanSide(settings.mode);
@@ -149,7 +190,7 @@ export function getState() {
   return {
     kind: view.kind,
     rules: view.rules,
-    mode: online ? 'online' : human ? 'ai' : settings.mode,
+    mode: /** @type {GameState['mode']} */ (online ? 'online' : human ? 'ai' : settings.mode),
     level: settings.level,
     levelO: settings.levelO,
     humanSide: human,
@@ -165,6 +206,8 @@ export function getState() {
     toMove: view.sideToMove,
     over: online ? ended !== null : view.outcome !== null,
     result: online ? ended && (ended.winner ?? 'draw') : view.outcome,
+    winLine: view.kind === 'ultimate' ? view.bigLine.slice() : view.boardLines.slice(0, 3).filter((c) => c !== 255),
+    wonCounts: view.wonCounts.slice(),
     thinking: state.thinking,
     paused: state.paused,
     gameId: state.gameId,
@@ -251,7 +294,7 @@ function persist() {
 function retrySave() {
   if (!state.saveFailed) return;
   persist();
-  renderPage();
+  announce('notice');
 }
 
 /** The entry of the history for the game on the board, with `result`. */
@@ -291,7 +334,7 @@ function historyEntry(result) {
 
 function recordInHistory(result) {
   if (!state.game.record()) return;
-  if (addGame(historyEntry(result))) emit('uttt:history');
+  if (addGame(historyEntry(result))) historyChanged();
 }
 
 /**
@@ -308,21 +351,23 @@ function setAsideCurrentGame() {
   // A finished game keeps the lines tried after it ended.
   if (state.online) return;
   const line = state.game.lineOf(known.record);
-  if (line !== undefined && keepLines(known.id, state.game.treeRecord(), line)) emit('uttt:history');
+  if (line !== undefined && keepLines(known.id, state.game.treeRecord(), line)) historyChanged();
 }
 
-/** Re-reads the view, saves, redraws and announces; starts the AI if it is its turn. */
-function commit({ played = false } = {}) {
+/**
+ * Re-reads the view, saves, and announces `cause` (`played`: a new move
+ * took the board one on; `forward`: a move was stepped over again); starts
+ * the AI if it is its turn.
+ * @param {GameCause} cause
+ */
+function commit(cause, { played = false, forward = played } = {}) {
   state.view = state.game.view();
   persist();
   const finished = played && state.view.outcome !== null;
   if (finished) recordInHistory(state.view.outcome);
   dropStaleReview();
   if (state.puzzle && !puzzleShown()) setPuzzle(null);
-  renderPage();
-  const detail = getState();
-  emit('uttt:state', detail);
-  if (finished) emit('uttt:gameover', detail);
+  announce(cause, { forward, played, ended: finished });
   maybeStartAi();
   if (finished) reviewGame();
   maybeAnalyse();
@@ -354,7 +399,7 @@ const live = { position: null, spentMs: 0, since: null, timer: 0, capped: false,
 function setCapped(capped) {
   if (live.capped === capped) return;
   live.capped = capped;
-  emit('uttt:eval-capped', capped);
+  tell({ cause: 'eval-capped', capped });
 }
 
 /** Pauses the cap's clock: the analysis is not running now. */
@@ -493,7 +538,7 @@ function maybeAnalyse() {
   }
   if (ai.pondering && atEnd) {
     pauseLive();
-    if (held) emit('uttt:analysis', held);
+    if (held) tell({ cause: 'analysis', report: held });
     return;
   }
   if (ai.analyse(position)) runLive();
@@ -504,12 +549,12 @@ function maybeAnalyse() {
 function showWorth(worth) {
   if (worth === null && state.worth === null) return;
   state.worth = worth;
-  emit('uttt:worth', worth);
+  tell({ cause: 'worth', worth });
 }
 
 function notify(text, tone = 'warn') {
   state.notice = { text, tone };
-  renderPage();
+  announce('notice');
 }
 
 function clearNotice() {
@@ -549,8 +594,7 @@ function maybeStartAi({ step = false } = {}) {
   const started = performance.now();
   const least = watching ? Math.max(WATCH_DELAY_MS[state.settings.speed] ?? 0, 150) : MIN_AI_MS;
   state.thinking = true;
-  renderPage();
-  emit('uttt:state', getState());
+  announce('thinking');
   ai.search({ text, level, budgetMs: budgetFor(level), ponder: pondering() }).then(
     (result) => {
       // The answer may differ from the last depth reported: a better move
@@ -564,7 +608,6 @@ function maybeStartAi({ step = false } = {}) {
       state.thinking = false;
       if (error.code === 'cancelled') return;
       notify(t('ai.failed', { error: error.message }), 'error');
-      emit('uttt:state', getState());
     },
   );
 }
@@ -580,7 +623,7 @@ function applyAiMove(mine, text, result) {
     notify(t('ai.failed', { error: error.message }), 'error');
     return;
   }
-  commit({ played: true });
+  commit('ai-move', { played: true });
 }
 
 /**
@@ -615,7 +658,7 @@ export async function play(board, cell) {
   }
   state.live = false;
   clearNotice();
-  commit({ played: true });
+  commit('move', { played: true });
   return { ok: true };
 }
 
@@ -674,22 +717,21 @@ export function onlineEnter(send) {
     recorded: new Set(),
     inPlay: new Set(),
   };
-  renderPage();
+  announce('online');
 }
 
 /** The connection's status: 'connecting' | 'open' | 'reconnecting' | 'unavailable'. */
 export function onlineConnection(connection) {
   if (!state.online) return;
   state.online.connection = connection;
-  renderPage();
-  emit('uttt:state', getState());
+  announce('online');
 }
 
 /** The server placed this page in `room` as `role` ('seat0' | 'seat1' | 'spectator'). */
 export function onlineJoined(room, role) {
   if (!state.online) return;
   Object.assign(state.online, { room, role });
-  renderPage();
+  announce('online');
 }
 
 /** A room state from the server: the board follows it. */
@@ -699,6 +741,7 @@ export function onlineState(roomState) {
   const seat = { seat0: 0, seat1: 1 }[online.role];
   online.side = seat === undefined ? null : seat === roomState.xSeat ? 'x' : 'o';
   online.roomState = roomState;
+  const before = state.game && { id: state.gameId, record: state.game.record(), length: state.view.length };
   const game = WebGame.fromText(roomState.record);
   if (state.game) state.game.free();
   state.game = game;
@@ -715,13 +758,18 @@ export function onlineState(roomState) {
     if (online.side) recordInHistory(roomState.result.winner ?? 'draw');
   }
   if (roomState.result === null) online.inPlay.add(key);
-  renderPage();
-  const detail = getState();
-  emit('uttt:state', detail);
-  // The end card is for a game seen being played, not one found finished.
-  if (finishedNow && online.inPlay.has(key)) emit('uttt:gameover', detail);
+  // A move is told as played when the room's game is the one shown with one
+  // more move; the end card is for a game seen being played, not one found finished.
+  const played = Boolean(before) && before.id === state.gameId && onlineOneMoreMove(before, game);
+  announce('online', { forward: played, played, ended: finishedNow && online.inPlay.has(key) });
   dropStaleReview();
   if (finishedNow && online.inPlay.has(key)) reviewGame();
+}
+
+/** Whether `game` (the room's, shown at its end) is the game `before` showed at its end with one more move. */
+function onlineOneMoreMove(before, game) {
+  const now = game.record();
+  return Boolean(before.record && now) && state.view.length === before.length + 1 && now.startsWith(before.record);
 }
 
 /** A frame the server refused: shown in the status line. */
@@ -738,7 +786,7 @@ export function onlineLeave() {
   if (state.game) state.game.free();
   state.game = local;
   clearNotice();
-  commit();
+  commit('online');
 }
 
 /** Whether the page is in an online room. */
@@ -756,7 +804,7 @@ export async function continueHere() {
   state.game.truncate();
   state.live = true;
   clearNotice();
-  commit();
+  commit('continue');
   return true;
 }
 
@@ -788,25 +836,30 @@ function redoSteps() {
   return other === human || left === 1 ? 1 : 2;
 }
 
-/** Steps the cursor `steps` times with `step` (undo or redo), cancelling a search. */
-function walk(steps, step) {
+/**
+ * Steps the cursor `steps` times with `step` (undo or redo), cancelling a search.
+ * @param {number} steps
+ * @param {() => void} step
+ * @param {'undo' | 'redo'} cause
+ */
+function walk(steps, step, cause) {
   if (steps === 0) return false;
   stopAi();
   clearNotice();
   state.live = false;
   for (let i = 0; i < steps; i += 1) step();
-  commit();
+  commit(cause, { forward: cause === 'redo' && steps === 1 });
   return true;
 }
 
 /** Takes back the last move (against the AI: yours and its reply). Cancels a search. */
 export function undo() {
-  return walk(undoSteps(), () => state.game.undo());
+  return walk(undoSteps(), () => state.game.undo(), 'undo');
 }
 
 /** Replays what Undo took back. */
 export function redo() {
-  return walk(redoSteps(), () => state.game.redo());
+  return walk(redoSteps(), () => state.game.redo(), 'redo');
 }
 
 /** True while the game on the board has moves and has not finished: replacing it asks first. */
@@ -826,7 +879,7 @@ function startFresh() {
   state.paused = false;
   setReview(null);
   if (ai && state.settings.mode !== 'human') ai.newGame(levelOf('x'));
-  commit();
+  commit('new-game');
 }
 
 /**
@@ -871,13 +924,14 @@ const LIVE_SETTINGS = new Set(['speed', 'ponder']);
  */
 export async function updateSettings(changes) {
   if (state.online) {
-    renderPage();
+    // The settings' controls go back to the game's.
+    announce('settings');
     return false;
   }
   const next = { ...state.settings, ...changes };
   const restart = Object.keys(changes).some((k) => !LIVE_SETTINGS.has(k) && changes[k] !== state.settings[k]);
   if (restart && !(await agreeToLeave('settings'))) {
-    renderPage();
+    announce('settings');
     return false;
   }
   state.settings = next;
@@ -885,7 +939,7 @@ export async function updateSettings(changes) {
   if (!next.ponder && ai) ai.stopPondering();
   if (restart) startFresh();
   else {
-    renderPage();
+    announce('settings');
     // A survey on the AI's engine moves to the analyst once pondering is off.
     maybeAnalyse();
   }
@@ -897,7 +951,7 @@ export function setPaused(paused) {
   if (state.settings.mode !== 'watch') return;
   state.paused = Boolean(paused);
   if (state.paused) stopAi();
-  commit();
+  commit('pause');
 }
 
 /** AI vs AI, paused: plays one move. */
@@ -918,8 +972,9 @@ export function jump(ply) {
   clearNotice();
   state.live = false;
   if (state.settings.mode === 'watch') state.paused = true;
+  const from = state.view.ply;
   state.game.jump(ply);
-  commit();
+  commit('jump', { forward: ply === from + 1 });
 }
 
 /**
@@ -957,7 +1012,7 @@ export function loadRecord(text) {
   state.gameId = known?.id ?? newGameId();
   state.live = false;
   setReview(storedReview(known, view));
-  commit();
+  commit('load');
   return { ok: true };
 }
 
@@ -973,7 +1028,7 @@ function editLines(edit) {
   state.live = false;
   if (state.settings.mode === 'watch') state.paused = true;
   const done = edit();
-  commit();
+  commit('lines');
   return done;
 }
 
@@ -1062,7 +1117,7 @@ function setReview(review) {
   // A puzzle is one of the review's: it ends with it.
   if (state.puzzle) setPuzzle(null);
   state.review = review;
-  emit('uttt:review', review);
+  tell({ cause: 'review', review });
 }
 
 /** The review kept with the history `entry`, if it is of the game on the board (whose view is `view`), or null. */
@@ -1084,7 +1139,7 @@ function dropStaleReview() {
 
 /**
  * Reviews every move of the game on the board in the worker (at the end of
- * every game, and on demand): the review's progress comes as `uttt:review`
+ * every game, and on demand): the review's progress comes as 'review'
  * events, and a finished review is kept with the game in the history.
  * False when there is nothing to review or it cannot be done now: no
  * moves, the AI is thinking, or an online game is still being played
@@ -1101,21 +1156,21 @@ export function reviewGame() {
     if (!current()) return;
     review.moves.push(move);
     review.total = total;
-    emit('uttt:review', review);
+    tell({ cause: 'review', review });
   };
   ai.review(record, onMove).then(
     ({ x, o, puzzles = [] }) => {
       if (!current()) return;
       Object.assign(review, { status: 'done', x, o, puzzles: puzzles.map((p) => ({ ...p, status: 'open' })) });
-      if (attachReview(state.gameId, record, packReview(review))) emit('uttt:history');
-      emit('uttt:review', review);
+      if (attachReview(state.gameId, record, packReview(review))) historyChanged();
+      tell({ cause: 'review', review });
       maybeAnalyse();
     },
     (error) => {
       if (!current()) return;
       review.status = 'stopped';
       review.error = error.code;
-      emit('uttt:review', review);
+      tell({ cause: 'review', review });
       // The worker is free again: the live evaluation may go on.
       maybeAnalyse();
     },
@@ -1128,7 +1183,7 @@ export function stopReview() {
   if (state.review?.status !== 'running') return;
   state.review.status = 'stopped';
   if (ai) ai.cancelReview();
-  emit('uttt:review', state.review);
+  tell({ cause: 'review', review: state.review });
   maybeAnalyse();
 }
 
@@ -1142,7 +1197,7 @@ export function getPuzzle() {
 
 function setPuzzle(puzzle) {
   state.puzzle = puzzle;
-  emit('uttt:puzzle', getPuzzle());
+  tell({ cause: 'puzzle', puzzle: getPuzzle() });
 }
 
 /** Whether the board still shows the puzzle's position, of the game reviewed. */
@@ -1189,7 +1244,7 @@ export function startPuzzle(index) {
   if (state.settings.mode === 'watch') state.paused = true;
   state.game.jump(found.ply);
   setPuzzle({ index, status: 'open', tries: 0, answer, from });
-  commit();
+  commit('puzzle-start');
   return true;
 }
 
@@ -1226,11 +1281,10 @@ function settlePuzzle(status) {
   puzzle.status = status;
   const found = review.puzzles[puzzle.index];
   if (found.status !== 'solved') found.status = status;
-  if (attachReview(state.gameId, review.record, packReview(review))) emit('uttt:history');
-  emit('uttt:review', review);
+  if (attachReview(state.gameId, review.record, packReview(review))) historyChanged();
+  tell({ cause: 'review', review });
   setPuzzle(puzzle);
-  renderPage();
-  emit('uttt:state', getState());
+  announce('puzzle-answer');
   maybeAnalyse();
 }
 
@@ -1309,10 +1363,10 @@ export function start({ render, aiClient, levels, confirm }) {
     state.notice = { text: problemNotice(problems), tone: 'warn' };
     storage.saveSettings(state.settings);
   }
-  commit();
+  commit('start');
   if (!storage.storageAvailable()) {
     state.notice = { text: t('storage.unavailable'), tone: 'warn', key: 'storage.unavailable' };
-    renderPage();
+    announce('notice');
   }
   window.addEventListener('pagehide', () => {
     if (state.saveFailed) persist();
@@ -1326,9 +1380,9 @@ export function start({ render, aiClient, levels, confirm }) {
   });
 }
 
-/** Redraws the page (e.g. after a language change, or a history change elsewhere). */
+/** Redraws the page and tells the panes (after a language change). */
 export function refresh() {
-  renderPage();
+  announce('language');
 }
 
 /** Called by the AI client when the worker restarts or gives up. */
@@ -1344,7 +1398,7 @@ function reportDetail({ depth, score, mate, xWins, draw, oWins, pv, nodes }) {
 
 /** Called for each progress report of the current search. */
 export function aiProgress(report) {
-  emit('uttt:progress', reportDetail(report));
+  tell({ cause: 'progress', report: reportDetail(report) });
 }
 
 /**
@@ -1355,7 +1409,7 @@ export function aiProgress(report) {
 export function aiSurvey({ report, cells }) {
   const position = state.surveyed;
   if (state.thinking || position !== state.game.positionString()) return;
-  emit('uttt:analysis', reportDetail(report));
+  tell({ cause: 'analysis', report: reportDetail(report) });
   showWorth({ position, cells });
 }
 
@@ -1367,5 +1421,5 @@ export function aiSurvey({ report, cells }) {
 export function aiAnalysis(report) {
   const detail = reportDetail(report);
   if (state.thinking) state.heldReport = detail;
-  else emit('uttt:analysis', detail);
+  else tell({ cause: 'analysis', report: detail });
 }

@@ -1,6 +1,6 @@
 // @ts-check
 // The end of a game, and the cue after each move:
-// - when a move ends the game (`uttt:gameover`), a card says the result in
+// - when a move ends the game (a change that `ended` it), a card says the result in
 //   words for the person, names the winning line (the board shows it
 //   through `[data-line]`), and offers Rematch, Review, Share and Close. It
 //   never covers the board: it takes the place of the top bar and the turn
@@ -15,11 +15,10 @@
 //   confetti, none under prefers-reduced-motion;
 // - in Ultimate, after each move, a brief ring pulses on the board the
 //   opponent is sent to (not on a free move, not under reduced motion).
-// It talks to the game only through the controller and `uttt:*` events.
+// It talks to the game only through the controller and its changes.
 
 import { t, tn, onLangChange } from './i18n.js';
 import { el, svgEl } from './dom.js';
-import { oneMoveOn } from './a11y.js';
 import { modalOpen } from './dialog.js';
 
 /** The pause before the card, so the last mark and the winning line land first. */
@@ -54,17 +53,6 @@ export function lineIndex(indices) {
   return -1;
 }
 
-/**
- * True when `after` is a move played on from `before`: one more move on the
- * same line, with the record grown or changed. Stepping forward through a
- * recorded game (Redo, the move list) leaves the record as it was, so it is
- * browsing, not a move.
- */
-export function movePlayed(before, after) {
-  if (!oneMoveOn(before, after)) return false;
-  return after.record !== before.record || after.length !== before.length;
-}
-
 /** Whether the result is one to celebrate: the person won, or anyone in two-player. */
 export function celebrates(state) {
   if (!state || !state.over || state.result === 'draw' || !state.result) return false;
@@ -72,8 +60,8 @@ export function celebrates(state) {
   return state.mode === 'human';
 }
 
-/** The card's words for a finished game: `{title, detail, tone, note}`; the board is read for the line. */
-export function resultWords(state, board = document.getElementById('board')) {
+/** The card's words for the finished game `state` (a GameState): `{title, detail, tone, note}`. */
+export function resultWords(state) {
   const ultimate = state.kind === 'ultimate';
   const winner = state.result === 'draw' ? null : state.result;
   let title;
@@ -89,14 +77,12 @@ export function resultWords(state, board = document.getElementById('board')) {
     title = t('end.wins', { player: winner.toUpperCase() });
     tone = winner;
   }
-  const lineNodes = board ? board.querySelectorAll(ultimate ? '.small[data-line]' : '.cell[data-line]') : [];
-  const indices = [...lineNodes].map((n) => (ultimate ? n.dataset.board : n.dataset.cell));
-  const line = indices.length === 3 ? lineIndex(indices) : -1;
+  const line = state.winLine.length === 3 ? lineIndex(state.winLine) : -1;
   let detail;
   if (winner && line >= 0) {
     detail = t(ultimate ? 'end.lineBoards' : 'end.lineCells', { line: t(`end.line.${line}`) });
   } else {
-    const count = (side) => (board ? board.querySelectorAll(`.small[data-winner="${side}"]`).length : 0);
+    const count = (side) => state.wonCounts[side === 'x' ? 0 : 1];
     const tiebreak = ultimate && state.rules === 'tiebreak';
     if (winner && tiebreak) {
       const loser = winner === 'x' ? 'o' : 'x';
@@ -155,27 +141,26 @@ function celebrate(host, winner) {
  * In Ultimate, after a move, rings the board the opponent is sent to for
  * CUE_MS; nothing on a free move (the board sent to is decided), at the end
  * of the game, or under reduced motion.
+ * @param {Controller} controller
  */
 function initMoveCue(board, controller) {
-  let before = controller.getState();
   let timer = 0;
   const clear = () => {
     clearTimeout(timer);
     for (const node of board.querySelectorAll('.small.send-cue')) node.classList.remove('send-cue');
   };
-  document.addEventListener('uttt:state', (event) => {
-    const s = event.detail;
-    const previous = before;
-    before = s;
-    if (!movePlayed(previous, s)) {
+  controller.subscribe((change) => {
+    if (!('game' in change)) return;
+    const { game, step } = change;
+    if (!change.played || !step) {
       // Browsing or a new game: a ring from the position left behind goes.
-      if (!previous || s.cursor !== previous.cursor || s.gameId !== previous.gameId) clear();
+      if (change.moved) clear();
       return;
     }
     clear();
-    if (s.kind !== 'ultimate' || s.over || reducedMotion() || board.dataset.free === 'true') return;
-    const last = board.querySelector('button[data-cell][data-last]');
-    const target = last && board.querySelector(`.small[data-board="${last.dataset.cell}"]`);
+    if (game.kind !== 'ultimate' || game.over || reducedMotion() || board.dataset.free === 'true') return;
+    // The opponent is sent to the board of the cell just played.
+    const target = board.querySelector(`.small[data-board="${step.cell}"]`);
     if (!target || target.dataset.winner || target.dataset.playable !== 'true') return;
     // Reading offsetWidth restarts the animation when the same board is cued twice.
     void target.offsetWidth;
@@ -193,7 +178,7 @@ export function offersRematch(state) {
  * Installs the end card (in `.app`, over the top bar and the turn), the
  * status box's Rematch and the move cue. `tabs` is initTabs' `{show(name)}`,
  * for Review and Share. Returns `{hide()}`.
- * @param {any} controller
+ * @param {Controller} controller
  * @param {{ tabs?: { show(name: string): void } }} [options]
  */
 export function initEndCard(controller, { tabs } = {}) {
@@ -258,7 +243,7 @@ export function initEndCard(controller, { tabs } = {}) {
 
   const fill = () => {
     if (!shown) return;
-    const words = resultWords(shown, board);
+    const words = resultWords(shown);
     kicker.textContent = tn('end.kicker', shown.length);
     title.textContent = words.title;
     detail.textContent = words.detail;
@@ -316,21 +301,19 @@ export function initEndCard(controller, { tabs } = {}) {
     if (celebrates(shown)) celebrate(frame, shown.result);
   };
 
-  document.addEventListener('uttt:gameover', (event) => {
-    shown = event.detail;
-    latest = event.detail;
-    syncStatusRematch();
-    clearTimeout(timer);
-    timer = setTimeout(show, SHOW_DELAY_MS);
-  });
-
-  document.addEventListener('uttt:state', (event) => {
-    const s = event.detail;
+  controller.subscribe((change) => {
+    if (!('game' in change)) return;
+    const s = change.game;
     latest = s;
     // Undo, a new game, browsing back or another game loaded: the card is out of date.
     if (shown && (!s.over || s.gameId !== shown.gameId || s.cursor !== shown.cursor || s.record !== shown.record)) {
       hide({ restore: true });
       frame.querySelector('.celebration')?.remove();
+    }
+    if (change.ended) {
+      shown = s;
+      clearTimeout(timer);
+      timer = setTimeout(show, SHOW_DELAY_MS);
     }
     syncStatusRematch();
   });

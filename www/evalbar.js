@@ -1,8 +1,8 @@
 // @ts-check
 // The evaluation bar (#eval-bar, Moves tab): X's, the draw's and O's chances
 // in the shown position and the best line from it, from the AI's search
-// reports (`uttt:progress`), the live evaluation while a person is to move
-// (`uttt:analysis`) or a hint's answer, and the result once the game is
+// reports (the controller's 'progress' changes), the live evaluation
+// while a person is to move ('analysis') or a hint's answer, and the result once the game is
 // over. The chances come from the worker, which maps the search's score by
 // core's fitted WinChance.
 //
@@ -12,13 +12,12 @@
 // number, a line or a depth. While a puzzle is open it says the evaluation
 // is hidden. It asks for the live evaluation (`live`, onLiveChange) only
 // while it shows the engine's evaluation on screen; when that evaluation
-// stops at its cap (`uttt:eval-capped`), it offers "Keep analysing".
+// stops at its cap ('eval-capped'), it offers "Keep analysing".
 //
 // Its root carries data-view: 'full' (chances, line, depth), 'words'
 // (who is ahead), 'puzzle', or 'off' (hidden), for styles and tests.
 
 import { t, tn, onLangChange } from './i18n.js';
-import { oneMoveOn } from './a11y.js';
 import { el } from './dom.js';
 
 /** Moves of a winner, from signed plies to the end (positive: X wins). */
@@ -113,9 +112,10 @@ function viewKind(display, { quiet, puzzle }) {
 /**
  * Builds the bar in `host` and follows the game. Returns `{ show(report),
  * live, onLiveChange(fn) }`: show takes an evaluation that did not come as
- * `uttt:progress` (a hint's answer); `live` is true while the bar shows the
+ * a 'progress' change (a hint's answer); `live` is true while the bar shows the
  * engine's evaluation on screen (shown, its pane open, scrolled into view),
  * so a live evaluation has someone to look at it; fn() runs when it changes.
+ * @param {Controller} controller
  */
 export function initEvalBar(host, controller, display) {
   const fill = el('div', { class: 'eval-fill' });
@@ -192,38 +192,37 @@ export function initEvalBar(host, controller, display) {
     draw();
   };
 
-  document.addEventListener('uttt:state', (event) => {
-    const before = state;
-    state = event.detail || controller.getState();
-    // The evaluation stays only across a move played on the same line; after
-    // a jump, undo, load or new game it described another position.
-    const moved = before.record !== state.record || before.cursor !== state.cursor;
-    // Nor is an evaluation shown while a puzzle is open: its line is the answer.
-    if ((moved && !oneMoveOn(before, state)) || state.puzzle === 'open') {
+  /** A change of the game: the evaluation stays only across one move on along the line. */
+  const follow = (change) => {
+    state = change.game;
+    // After a jump, undo, load or new game it described another position;
+    // nor is an evaluation shown while a puzzle is open: its line is the answer.
+    if ((change.moved && !change.step) || state.puzzle === 'open') {
       progress = null;
       calm = null;
-    }
-    else if (moved && progress) {
+    } else if (change.step && progress) {
       // One move on: the line goes on after the move played, if it was the
       // line's first; otherwise the line is unknown until the next report.
-      const played = state.moves[state.cursor - 1];
+      const played = change.step.notation;
       const pv = Array.isArray(progress.pv) && progress.pv[0] === played ? progress.pv.slice(1) : [];
       progress = { ...progress, pv };
       carried = true;
     }
     quiet = controller.evaluationQuiet();
     draw();
-  });
-  // A game put in the history as finished is over: the bar may say all.
-  document.addEventListener('uttt:history', () => {
-    quiet = controller.evaluationQuiet();
-    draw();
-  });
-  document.addEventListener('uttt:progress', (event) => show(event.detail, false));
-  document.addEventListener('uttt:analysis', (event) => show(event.detail, true));
-  document.addEventListener('uttt:eval-capped', (event) => {
-    capped = Boolean(event.detail);
-    draw();
+  };
+  controller.subscribe((change) => {
+    if ('game' in change) follow(change);
+    else if (change.cause === 'history') {
+      // A game put in the history as finished is over: the bar may say all.
+      quiet = controller.evaluationQuiet();
+      draw();
+    } else if (change.cause === 'progress') show(change.report, false);
+    else if (change.cause === 'analysis') show(change.report, true);
+    else if (change.cause === 'eval-capped') {
+      capped = change.capped;
+      draw();
+    }
   });
   more.addEventListener('click', () => controller.keepAnalysing());
   // The pane hidden (another tab) or the bar scrolled away: nobody looks.

@@ -3,7 +3,7 @@
 // progress bar while the worker reviews, each player's accuracy and marks,
 // the evaluation graph, and what the engine says of the move at the cursor
 // (its mark, the better move and its line). The review itself comes from
-// the controller's `uttt:review` events; the move list shows the marks,
+// the controller's 'review' changes; the move list shows the marks,
 // and the game's puzzles follow (puzzle.js).
 
 import { t, onLangChange } from './i18n.js';
@@ -18,7 +18,10 @@ const LINE_MOVES = 6;
 /** A loss of expected score (0-1) as whole percentage points. */
 const points = (loss) => Math.round(100 * loss);
 
-/** Builds the section in `host` and follows the game and its review. */
+/**
+ * Builds the section in `host` and follows the game and its review.
+ * @param {Controller} controller
+ */
 export function initGameReview(host, controller) {
   const start = el('button', { type: 'button', class: 'btn review-start', 'data-testid': 'review-start' });
   const bar = el('progress', { class: 'review-bar', 'data-testid': 'review-progress', max: '1', value: '0' });
@@ -136,13 +139,12 @@ export function initGameReview(host, controller) {
     controller.jump(back ? move.ply - 1 : move.ply);
     render();
   });
-  document.addEventListener('uttt:review', (event) => {
-    review = event.detail;
-    render();
-  });
-  document.addEventListener('uttt:state', (event) => {
-    state = event.detail || controller.getState();
-    if (pinned !== null && state.cursor !== pinned - 1) pinned = null;
+  controller.subscribe((change) => {
+    if (change.cause === 'review') review = change.review;
+    else if ('game' in change) {
+      state = change.game;
+      if (pinned !== null && state.cursor !== pinned - 1) pinned = null;
+    } else return;
     render();
   });
   onLangChange(render);

@@ -13,6 +13,7 @@ const HINT_MS = 1000;
  * Wires the Hint button to `controller.analyse`; `display` says whether it
  * is shown, `evalBar.show` takes the answer's evaluation. Returns
  * `{ hint(), dismiss() }`: what the H key calls, and what takes the hint away.
+ * @param {Controller} controller
  */
 export function initHint(controller, { display, evalBar }) {
   const button = buttonById('btn-hint');
@@ -70,10 +71,11 @@ export function initHint(controller, { display, evalBar }) {
     }
   });
 
-  document.addEventListener('uttt:state', (event) => {
-    const before = state;
-    state = event.detail || controller.getState();
-    if (before.record !== state.record || before.cursor !== state.cursor) clear();
+  controller.subscribe((change) => {
+    if (!('game' in change)) return;
+    state = change.game;
+    // The hint was about the position that was shown.
+    if (change.moved) clear();
     render();
   });
   display.onChange(() => {

@@ -2,7 +2,7 @@
 // Entry point: loads the wasm, starts the AI worker and the controller, and
 // wires the board, the controls, the panel's tabs and panes, and the
 // keyboard. The panes only talk to the game through the controller's
-// functions and its `uttt:*` events (see the top of controller.js), so every
+// functions and the changes it tells (controller.subscribe), so every
 // rule is still decided by core.
 
 import { loadWasm, levels, apiVersion } from './wasm.js';
@@ -77,20 +77,19 @@ async function boot() {
     fillLevels(levelList, level, levelO);
     controller.refresh();
   });
-  document.addEventListener('uttt:history', () => controller.refresh());
   // The board is drawn: let the browser paint it before the panes beside
   // it are made, so start-up is two tasks, not one long one.
   await nextTask();
 
   const tabs = initTabs(document.getElementById('panel'));
   languageSwitch(document.getElementById('topbar-actions'));
-  initBoardKeys(boardRoot);
+  initBoardKeys(boardRoot, controller);
   registerServiceWorker();
   const display = initDisplayOptions(document.getElementById('display-options'));
   const evalBar = initEvalBar(document.getElementById('eval-bar'), controller, display);
   // The live evaluation runs only while the bar shows it on screen (see
   // evalBar.live) or the overlay is shown.
-  initWorthOverlay(boardRoot, { display });
+  initWorthOverlay(boardRoot, controller, { display });
   const liveEval = () => controller.setLiveEval(evalBar.live, { worth: display.showWorth });
   liveEval();
   display.onChange(liveEval);
@@ -100,7 +99,7 @@ async function boot() {
   initGameReview(document.getElementById('game-review'), controller);
   const moves = initMoveList(document.getElementById('review-panel'), controller);
   const sharing = initSharing(document.getElementById('share-host'), controller, { focusMoves: moves.focus });
-  initStats(document.getElementById('stats-panel'), {
+  initStats(document.getElementById('stats-panel'), controller, {
     announce,
     onReplay: async (entry) => {
       const opened = await sharing.openRecord(entry.tree ?? entry.record, {

@@ -13,7 +13,10 @@ import { initMoveTree } from './movetree.js';
 /** The glyph after a move of each mark that gets one, as chess annotators write them. */
 const GLYPHS = { inaccuracy: '?!', mistake: '?', blunder: '??' };
 
-/** Builds the list in `panel`, follows the game; returns `{ focus() }`. */
+/**
+ * Builds the list in `panel`, follows the game; returns `{ focus() }`.
+ * @param {Controller} controller
+ */
 export function initMoveList(panel, controller) {
   const heading = el('h2', { id: 'review-heading', class: 'card-title' });
   panel.setAttribute('aria-labelledby', 'review-heading');
@@ -183,12 +186,10 @@ export function initMoveList(panel, controller) {
     go(to());
   });
 
-  document.addEventListener('uttt:state', (event) => {
-    state = event.detail || controller.getState();
-    render();
-  });
-  document.addEventListener('uttt:review', (event) => {
-    review = event.detail;
+  controller.subscribe((change) => {
+    if (change.cause === 'review') review = change.review;
+    else if ('game' in change) state = change.game;
+    else return;
     render();
   });
   onLangChange(translate);

@@ -11,7 +11,10 @@ import { t, onLangChange } from './i18n.js';
 import { el } from './dom.js';
 import { moveNumber } from './reviews.js';
 
-/** Builds the section in `host` and follows the game. */
+/**
+ * Builds the section in `host` and follows the game.
+ * @param {Controller} controller
+ */
 export function initMoveTree(host, controller) {
   const title = el('h3', { class: 'move-tree-title' });
   const tree = el('p', { class: 'move-tree', 'data-testid': 'move-tree' });
@@ -99,8 +102,9 @@ export function initMoveTree(host, controller) {
     const line = sideLine();
     if (line) controller.deleteLine(line.leaves);
   });
-  document.addEventListener('uttt:state', (event) => {
-    state = event.detail || controller.getState();
+  controller.subscribe((change) => {
+    if (!('game' in change)) return;
+    state = change.game;
     render();
   });
   const translate = () => {

@@ -4,14 +4,17 @@
 // played another, and, while one is being solved, its card: what to find,
 // the tries, the answer and its line once solved or shown, and the way on
 // (next puzzle, leave). The controller decides every answer (a click on the
-// board is the try); this module draws its `uttt:review` and `uttt:puzzle`
-// events, and rings the answer's cell once it is known.
+// board is the try); this module draws its 'review' and 'puzzle'
+// changes, and rings the answer's cell once it is known.
 
 import { t, onLangChange } from './i18n.js';
 import { el } from './dom.js';
 import { moveNumber } from './reviews.js';
 
-/** Builds the puzzles' section in `host` and follows the review and the puzzle. */
+/**
+ * Builds the puzzles' section in `host` and follows the review and the puzzle.
+ * @param {Controller} controller
+ */
 export function initPuzzles(host, controller) {
   const title = el('h3', { class: 'puzzles-title' });
   const intro = el('p', { class: 'puzzles-intro' });
@@ -115,12 +118,10 @@ export function initPuzzles(host, controller) {
   reveal.addEventListener('click', () => controller.revealPuzzle());
   next.addEventListener('click', () => begin(puzzle.index + 1));
   leave.addEventListener('click', () => controller.leavePuzzle());
-  document.addEventListener('uttt:review', (event) => {
-    review = event.detail;
-    render();
-  });
-  document.addEventListener('uttt:puzzle', (event) => {
-    puzzle = event.detail;
+  controller.subscribe((change) => {
+    if (change.cause === 'review') review = change.review;
+    else if (change.cause === 'puzzle') puzzle = change.puzzle;
+    else return;
     render();
   });
   onLangChange(render);

@@ -5,7 +5,7 @@
 // they are seen; those of copy, export and import next to their buttons.
 
 import { t, onLangChange } from './i18n.js';
-import { oneMoveOn, withoutMoveAnnouncements } from './a11y.js';
+import { withoutMoveAnnouncements } from './a11y.js';
 import { copyText, loadRecordText, recordFromHash, shareLink } from './share.js';
 import { el } from './dom.js';
 import { isTouchDevice } from './pointer.js';
@@ -15,6 +15,7 @@ import { isTouchDevice } from './pointer.js';
  * fragment; `focusMoves()` puts the focus on the move list after an import.
  * Returns `{ openRecord(text, options) }`, which resolves to whether the
  * record was opened.
+ * @param {Controller} controller
  */
 export function initSharing(host, controller, { focusMoves }) {
   const notice = document.getElementById('notice');
@@ -156,15 +157,14 @@ export function initSharing(host, controller, { focusMoves }) {
   };
   window.addEventListener('hashchange', openHash);
 
-  document.addEventListener('uttt:state', (event) => {
+  controller.subscribe((change) => {
+    if (!('game' in change)) return;
     const before = state;
-    state = event.detail || controller.getState();
-    // A message about opening a game is done once a new move is played
-    // (browsing keeps the record as it is) or another game is on the board
-    // (a new game, a rematch, new settings); the game it replaced stays in
-    // the history.
-    const played = oneMoveOn(before, state) && before.record !== state.record;
-    if (played || before.gameId !== state.gameId) notice.replaceChildren();
+    state = change.game;
+    // A message about opening a game is done once a new move is played or
+    // another game is on the board (a new game, a rematch, new settings);
+    // the game it replaced stays in the history.
+    if (change.played || before.gameId !== state.gameId) notice.replaceChildren();
   });
   const translate = () => {
     heading.textContent = t('share.title');

@@ -11,7 +11,6 @@
 // AudioContext is made (or resumed) on the first click, tap or key after
 // sound is turned on, never before; until then nothing plays.
 
-import { movePlayed } from './endcard.js';
 import { input } from './dom.js';
 
 const KEY = 'uttt.sound';
@@ -136,8 +135,9 @@ export function soundOn() {
 
 /**
  * Wires the Sounds checkbox (`#opt-sound` in the Game pane) and plays the
- * sounds from `uttt:state` and `uttt:gameover` (`controller` gives the state
- * the first move is compared with). Returns `{set(on)}`.
+ * sounds of the controller's changes: each move played, a small board won,
+ * the game's end. Returns `{set(on)}`.
+ * @param {Controller} controller
  */
 export function initSound(controller) {
   enabled = loadChoice();
@@ -166,26 +166,19 @@ export function initSound(controller) {
     }, { capture: true });
   }
 
-  const winners = () =>
-    [.../** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('#board .small'))].map((b) => b.dataset.winner || '');
-  let before = controller?.getState() ?? null;
-  let boardsBefore = winners();
-  document.addEventListener('uttt:state', (event) => {
-    const s = event.detail;
-    const now = winners();
-    if (movePlayed(before, s)) {
-      play('move', 0, s.toMove === 'x' ? 'o' : 'x');
-      // A small board won (not the last move: the game's own sound follows).
-      const won = s.kind === 'ultimate' && now.some((w, b) => (w === 'x' || w === 'o') && !boardsBefore[b]);
-      if (won && !s.over) play('board', 0.06);
+  controller.subscribe((change) => {
+    if (!('game' in change)) return;
+    const { game, step } = change;
+    if (change.played && step) {
+      play('move', 0, step.side);
+      // A small board won (not by the last move: the game's own sound follows).
+      const won = game.kind === 'ultimate' && (step.decided === 'x' || step.decided === 'o');
+      if (won && !game.over) play('board', 0.06);
     }
-    before = s;
-    boardsBefore = now;
-  });
-  document.addEventListener('uttt:gameover', (event) => {
-    const s = event.detail;
-    const won = s.result !== 'draw' && (s.mode !== 'ai' || s.result === s.humanSide);
-    play(s.result === 'draw' ? 'draw' : won ? 'win' : 'loss', 0.12);
+    if (change.ended) {
+      const winner = game.result !== 'draw' && (game.mode !== 'ai' || game.result === game.humanSide);
+      play(game.result === 'draw' ? 'draw' : winner ? 'win' : 'loss', 0.12);
+    }
   });
   return { set };
 }

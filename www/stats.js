@@ -189,16 +189,17 @@ function moreButton(total, showAll, onShowAll) {
 
 /**
  * Fills `panel` with the statistics and keeps it current: it is redrawn when
- * the history changes (`uttt:history` on document, sent by the controller,
- * which stores every game) and on a language switch. `onReplay(entry)` loads
+ * the history changes (the controller, which stores every game, tells
+ * a 'history' change) and on a language switch. `onReplay(entry)` loads
  * a game for review; `announce(text)` tells a screen reader.
  * @param {HTMLElement | null} panel
+ * @param {Controller} controller
  * @param {{
  *   onReplay?: (entry: import('./records.js').HistoryEntry) => void,
  *   announce?: (text: string) => void,
  * }} [options]
  */
-export function initStats(panel, { onReplay, announce = () => {} } = {}) {
+export function initStats(panel, controller, { onReplay, announce = () => {} } = {}) {
   if (!panel) return null;
   panel.classList.add('stats-panel');
   let showAll = false;
@@ -216,7 +217,7 @@ export function initStats(panel, { onReplay, announce = () => {} } = {}) {
       // eslint-disable-next-line no-alert -- a native confirm is accessible and needs no markup
       if (!window.confirm(t('stats.clearConfirm'))) return;
       clearHistory();
-      document.dispatchEvent(new CustomEvent('uttt:history'));
+      controller.historyChanged();
       announce(t('stats.cleared'));
     });
     panel.replaceChildren(
@@ -237,7 +238,9 @@ export function initStats(panel, { onReplay, announce = () => {} } = {}) {
       clear,
     );
   };
-  document.addEventListener('uttt:history', render);
+  controller.subscribe((change) => {
+    if (change.cause === 'history') render();
+  });
   onLangChange(render);
   render();
   return { render };

@@ -32,14 +32,17 @@ function titleText(key) {
 
 /**
  * Keeps document.title in step with the game, from the controller's
- * `uttt:state` events, its page state and the language.
+ * changes of the game, its page state and the language.
+ * @param {Controller} controller
  */
 export function initTitle(controller) {
   const update = () => {
     const text = titleText(titleKey(controller.getState(), () => controller.pageState().interactive));
     if (document.title !== text) document.title = text;
   };
-  document.addEventListener('uttt:state', update);
+  controller.subscribe((change) => {
+    if ('game' in change) update();
+  });
   onLangChange(update);
   update();
 }

@@ -27,7 +27,7 @@ declare global {
     ponder: boolean;
   }
 
-  /** The game as the panes read it (controller.js getState), sent with `uttt:state`. */
+  /** The game as the panes read it (controller.js getState), with every change of it. */
   interface GameState {
     kind: string;
     rules: string;
@@ -47,11 +47,65 @@ declare global {
     toMove: string;
     over: boolean;
     result: string | null;
+    /** The three boards (Ultimate) or cells (Classic) of the winning line at the cursor; empty when there is none. */
+    winLine: number[];
+    /** Small boards won by X and by O at the cursor (the tie-break's count). */
+    wonCounts: number[];
     thinking: boolean;
     paused: boolean;
     gameId: string;
     puzzle: string | null;
   }
+
+  /** Why the game changed (controller.js announce and commit). */
+  type GameCause =
+    | 'start' | 'move' | 'ai-move' | 'undo' | 'redo' | 'jump' | 'lines' | 'load' | 'new-game' | 'continue'
+    | 'pause' | 'thinking' | 'notice' | 'settings' | 'online' | 'puzzle-start' | 'puzzle-answer' | 'language';
+
+  /** A move the board went over: where, whose, in notation, and what it decided of its small board (Ultimate). */
+  interface Step {
+    board: number;
+    cell: number;
+    side: Side;
+    notation: string;
+    decided: Side | 'draw' | null;
+  }
+
+  /**
+   * A change of the game: the game as it is now; `moved`, that the board
+   * shows another position than at the change before (or another line);
+   * `step`, the move the board
+   * went one on over (a move played, or stepped over again along the same
+   * line), else null; `played`, that the move is new (not browsing);
+   * `ended`, that it ended the game (a game found already finished is not).
+   */
+  interface GameChange {
+    cause: GameCause;
+    game: GameState;
+    moved: boolean;
+    step: Step | null;
+    played: boolean;
+    ended: boolean;
+  }
+
+  /** The game controller's module, as the panes are given it. */
+  type Controller = typeof import('./controller.js');
+
+  /** Every change the panes hear, once, through controller.js subscribe. */
+  type Change =
+    | GameChange
+    /** The history of games changed (a game kept, a review attached, the history cleared). */
+    | { cause: 'history' }
+    /** The game review changed (getReview()). */
+    | { cause: 'review'; review: any }
+    /** A puzzle started, was answered or revealed, or ended (null). */
+    | { cause: 'puzzle'; puzzle: PuzzleDetail | null }
+    /** A report of the AI's search (its last: its answer), or of the live evaluation of the shown position. */
+    | { cause: 'progress' | 'analysis'; report: ReportDetail }
+    /** Every legal move's worth in the shown position, or null when the overlay is cleared. */
+    | { cause: 'worth'; worth: WorthDetail | null }
+    /** The live evaluation of the shown position stopped at its cap, or no longer is. */
+    | { cause: 'eval-capped'; capped: boolean };
 
   /** A search or analysis report as the panes read it (controller.js reportDetail). */
   type ReportDetail = Pick<Report, 'depth' | 'score' | 'mate' | 'xWins' | 'draw' | 'oWins' | 'pv' | 'nodes'>;
@@ -71,17 +125,8 @@ declare global {
     cells: SurveyReport['cells'];
   }
 
-  /** The page's events on `document`, each with what its listeners read. */
+  /** The page's events on `document`: only the language's, which the strings module sends. */
   interface DocumentEventMap {
-    'uttt:state': CustomEvent<GameState>;
-    'uttt:gameover': CustomEvent<GameState>;
-    'uttt:history': CustomEvent<undefined>;
-    'uttt:review': CustomEvent<any>;
-    'uttt:puzzle': CustomEvent<PuzzleDetail | null>;
-    'uttt:progress': CustomEvent<ReportDetail>;
-    'uttt:analysis': CustomEvent<ReportDetail>;
-    'uttt:worth': CustomEvent<WorthDetail | null>;
-    'uttt:eval-capped': CustomEvent<boolean>;
     'uttt:lang': CustomEvent<{ lang: string }>;
   }
 

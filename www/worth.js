@@ -2,7 +2,7 @@
 // The overlay of every legal move's worth (Game tab: "Show each move's
 // worth"): while a person is to move, the worker surveys the shown position
 // (core's Surveyor) and the controller passes each completed depth on as
-// `uttt:worth`; this draws it on the board's cells. It only draws: which
+// a 'worth' change; this draws it on the board's cells. It only draws: which
 // moves exist and what they are worth come from core.
 //
 // Hooks on each surveyed cell: `data-worth` (the mover's expected score
@@ -82,14 +82,15 @@ function drawLegend(host) {
 }
 
 /**
- * Draws the `uttt:worth` reports on the cells of the board in `boardRoot`
+ * Draws the controller's 'worth' reports on the cells of the board in `boardRoot`
  * (a `.board` built by BoardView), and clears them when the controller
  * sends null; shows the legend after the evaluation bar while
  * `display.showWorth` is on.
  * @param {HTMLElement} boardRoot
+ * @param {Controller} controller
  * @param {{ display?: ReturnType<typeof import('./display.js').initDisplayOptions> }} [options]
  */
-export function initWorthOverlay(boardRoot, { display } = {}) {
+export function initWorthOverlay(boardRoot, controller, { display } = {}) {
   const legend = el('section', { class: 'worth-legend', 'data-testid': 'worth-legend' });
   document.getElementById('eval-bar')?.after(legend);
   const showLegend = () => {
@@ -137,8 +138,9 @@ export function initWorthOverlay(boardRoot, { display } = {}) {
     boardRoot.dataset.worth = 'shown';
   };
 
-  document.addEventListener('uttt:worth', (event) => {
-    shown = event.detail;
+  controller.subscribe((change) => {
+    if (change.cause !== 'worth') return;
+    shown = change.worth;
     draw();
   });
   onLangChange(draw);
