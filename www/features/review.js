@@ -1,0 +1,254 @@
+// @ts-check
+// The game review and its puzzles: at the end of every game (and on
+// demand) the worker's analyst reviews every move ('review' changes as it
+// goes); a finished review is kept with the game in the history and brings
+// the puzzles it found. A puzzle shows its position, and a click on the
+// board answers it instead of playing until the position is left
+// ('puzzle' changes). The review belongs to one line of one game: another
+// line on the board drops it, and the line kept with it brings it back.
+
+import { WebGame } from '../wasm.js';
+import { attachReview, findGame } from '../records.js';
+import { packReview, unpackReview } from '../reviews.js';
+import { t } from '../i18n.js';
+
+/**
+ * The review of the game in `state` (the controller's: its `review` and
+ * `puzzle` are this feature's to change), on `ai()`'s worker. What it needs
+ * of the controller: `announce(cause)` and `tell(change)`, `historyChanged()`,
+ * `afterWork()` once the worker is free again (the live evaluation may go
+ * on), `clearNotice()`, `showPosition(ply, before)` (stops the AI, shows the
+ * position after `ply` moves, calling `before()` first, and commits),
+ * `jump(ply)`, and `refusalOn(record, ply, board, cell)` (the core's refusal
+ * of a move, tried on a copy, or null).
+ * @param {{
+ *   state: any,
+ *   ai: () => import('../ai.js').AiClient | null,
+ *   tell: (change: Change) => void,
+ *   announce: (cause: GameCause) => void,
+ *   historyChanged: () => void,
+ *   afterWork: () => void,
+ *   clearNotice: () => void,
+ *   showPosition: (ply: number, before: () => void) => void,
+ *   jump: (ply: number) => void,
+ *   refusalOn: (record: string, ply: number, board: number, cell: number) => any,
+ * }} deps
+ */
+export function createReview(deps) {
+  const { state, ai: aiOf, tell, announce, historyChanged, afterWork, clearNotice, showPosition, jump, refusalOn } = deps;
+
+  /** The review of the game on the board (see state.review), or null. */
+  function getReview() {
+    return state.review;
+  }
+
+  /** Replaces the review (stopping one under way) and says so. */
+  function setReview(review) {
+    const ai = aiOf();
+    if (state.review?.status === 'running' && ai) ai.cancelReview();
+    // A puzzle is one of the review's: it ends with it.
+    if (state.puzzle) setPuzzle(null);
+    state.review = review;
+    tell({ cause: 'review', review });
+  }
+
+  /** The review kept with the history `entry`, if it is of the game on the board (whose view is `view`), or null. */
+  function storedReview(entry, view) {
+    if (!entry?.review || entry.record !== state.game.record()) return null;
+    return unpackReview(entry.review, entry.record, view.moves);
+  }
+
+  /**
+   * Drops the review once the line on the board is no longer the one
+   * reviewed; a line kept with a review in the history (the game as it
+   * finished) brings its review back.
+   */
+  function dropStaleReview() {
+    if (state.review?.record === state.game.record()) return;
+    const stored = storedReview(findGame(state.gameId), state.view);
+    if (state.review || stored) setReview(stored);
+  }
+
+  /**
+   * Reviews every move of the game on the board in the worker (at the end of
+   * every game, and on demand): the review's progress comes as 'review'
+   * events, and a finished review is kept with the game in the history.
+   * False when there is nothing to review or it cannot be done now: no
+   * moves, the AI is thinking, or an online game is still being played
+   * (a review would help one player).
+   */
+  function reviewGame() {
+    const ai = aiOf();
+    const record = state.game.record();
+    const liveOnline = state.online && state.online.roomState?.result == null;
+    if (!ai || !record || state.view.length === 0 || state.thinking || ai.busy || liveOnline) return false;
+    const review = { record, status: 'running', total: state.view.length, moves: [], x: null, o: null };
+    setReview(review);
+    const current = () => state.review === review;
+    const onMove = (move, done, total) => {
+      if (!current()) return;
+      review.moves.push(move);
+      review.total = total;
+      tell({ cause: 'review', review });
+    };
+    ai.review(record, onMove).then(
+      ({ x, o, puzzles = [] }) => {
+        if (!current()) return;
+        Object.assign(review, { status: 'done', x, o, puzzles: puzzles.map((p) => ({ ...p, status: 'open' })) });
+        if (attachReview(state.gameId, record, packReview(review))) historyChanged();
+        tell({ cause: 'review', review });
+        afterWork();
+      },
+      (error) => {
+        if (!current()) return;
+        review.status = 'stopped';
+        review.error = error.code;
+        tell({ cause: 'review', review });
+        // The worker is free again: the live evaluation may go on.
+        afterWork();
+      },
+    );
+    return true;
+  }
+
+  /** Stops the review under way, keeping what it found so far. */
+  function stopReview() {
+    if (state.review?.status !== 'running') return;
+    state.review.status = 'stopped';
+    const ai = aiOf();
+    if (ai) ai.cancelReview();
+    tell({ cause: 'review', review: state.review });
+    afterWork();
+  }
+
+  /** The puzzle being solved, with its review's fields (see reviews.js) and `stored`, the review's status of it; or null. */
+  function getPuzzle() {
+    const { puzzle, review } = state;
+    const found = puzzle && review?.puzzles?.[puzzle.index];
+    if (!found) return null;
+    return { ...found, stored: found.status, index: puzzle.index, status: puzzle.status, tries: puzzle.tries, answer: puzzle.answer };
+  }
+
+  function setPuzzle(puzzle) {
+    state.puzzle = puzzle;
+    tell({ cause: 'puzzle', puzzle: getPuzzle() });
+  }
+
+  /** Whether the board still shows the puzzle's position, of the game reviewed. */
+  function puzzleShown() {
+    const found = state.review?.puzzles?.[state.puzzle.index];
+    return Boolean(found && !state.online && state.review.record === state.game.record() && state.view.ply === found.ply);
+  }
+
+  /**
+   * Where the first move of `line` lands after `ply` moves of the game on
+   * the board, as `{board, cell}`, or null if the core does not take it
+   * there: the record up to `ply` with the move appended is read back.
+   */
+  function moveAt(ply, move) {
+    const record = state.game.record();
+    const head = record.slice(0, record.indexOf(':') + 1);
+    let probe = null;
+    try {
+      probe = WebGame.fromText(head + state.view.moves.slice(0, ply).join('') + move);
+      const view = probe.view();
+      return view.length === ply + 1 ? { board: view.lastBoard, cell: view.lastCell } : null;
+    } catch {
+      return null;
+    } finally {
+      if (probe) probe.free();
+    }
+  }
+
+  /**
+   * Starts puzzle `index` of the finished review: its position is shown, and
+   * a click on the board answers it (see answerPuzzle) instead of playing,
+   * until the position is left. The AI and the live evaluation wait. False
+   * if there is no such puzzle, or online.
+   */
+  function startPuzzle(index) {
+    const found = state.review?.status === 'done' ? state.review.puzzles?.[index] : undefined;
+    if (!found || state.online || state.review.record !== state.game.record()) return false;
+    const answer = moveAt(found.ply, found.solution[0]);
+    if (!answer) return false;
+    const from = state.puzzle?.from ?? state.view.ply;
+    showPosition(found.ply, () => setPuzzle({ index, status: 'open', tries: 0, answer, from }));
+    return true;
+  }
+
+  /** A click at (`board`, `cell`) during a puzzle: the answer solves it; any other legal move is a wrong try, and nothing is played. */
+  function answerPuzzle(board, cell, refuse) {
+    const { puzzle } = state;
+    if (puzzle.status !== 'open') return refuse('puzzleOver');
+    if (puzzle.answer.board === board && puzzle.answer.cell === cell) {
+      settlePuzzle('solved');
+      return { ok: true };
+    }
+    const error = refusalOn(state.game.record(), state.view.ply, board, cell);
+    if (error) return refuse(error.code ?? 'other', error);
+    puzzle.tries += 1;
+    setPuzzle(puzzle);
+    return refuse('puzzleWrong');
+  }
+
+  /** Shows the answer of the puzzle being solved: it is then done, unsolved. */
+  function revealPuzzle() {
+    if (state.puzzle?.status !== 'open') return false;
+    settlePuzzle('revealed');
+    return true;
+  }
+
+  /**
+   * Ends this attempt as `status` ('solved' | 'revealed'). The review keeps
+   * the puzzle's best outcome (solved once stays solved), stored with the game.
+   */
+  function settlePuzzle(status) {
+    const { review, puzzle } = state;
+    clearNotice();
+    puzzle.status = status;
+    const found = review.puzzles[puzzle.index];
+    if (found.status !== 'solved') found.status = status;
+    if (attachReview(state.gameId, review.record, packReview(review))) historyChanged();
+    tell({ cause: 'review', review });
+    setPuzzle(puzzle);
+    announce('puzzle-answer');
+    afterWork();
+  }
+
+  /** Leaves the puzzle: the position shown before it comes back. */
+  function leavePuzzle() {
+    if (!state.puzzle) return false;
+    const { from } = state.puzzle;
+    setPuzzle(null);
+    jump(from);
+    return true;
+  }
+
+  /** The status line's words for the puzzle being solved, or null. */
+  function puzzleStatus() {
+    const puzzle = getPuzzle();
+    if (!puzzle) return null;
+    const player = puzzle.mover.toUpperCase();
+    const move = puzzle.solution[0];
+    if (puzzle.status === 'solved') return { text: t('puzzle.statusSolved', { move }), tone: 'win' };
+    if (puzzle.status === 'revealed') return { text: t('puzzle.statusRevealed', { move }), tone: 'info' };
+    return { text: t(`puzzle.find.${puzzle.goal}`, { player }), tone: puzzle.mover };
+  }
+
+  return {
+    get: getReview,
+    set: setReview,
+    stored: storedReview,
+    dropStale: dropStaleReview,
+    start: reviewGame,
+    stop: stopReview,
+    puzzle: getPuzzle,
+    setPuzzle,
+    puzzleShown,
+    startPuzzle,
+    answerPuzzle,
+    revealPuzzle,
+    leavePuzzle,
+    puzzleStatus,
+  };
+}
