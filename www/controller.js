@@ -1,15 +1,17 @@
 // @ts-check
-// The game controller: owns the game on the board and the settings, turns
-// clicks and buttons into core calls (play, undo and redo, browsing, lines,
-// new games, loading, online moves), and tells the page what changed:
+// The game controller: owns the game on the board and the settings (new
+// games, rematches, loading a record, AI vs AI's pause), makes the features
+// that act on the game, and tells the page what changed:
 // every change goes out once, through `subscribe` (the store of store.js),
 // with its cause and what the panes need to know of it (the Change type of
 // types.d.ts). A change of the game (it carries `game`, getState()) redraws
-// the board and its controls first. After each change of the game, the
-// features that follow it act, in this order (commit): the AI's turns
-// (features/aiturns.js), the game review and its puzzles (review.js), the
-// live evaluation and the worth overlay (analysis.js); saving.js keeps the
-// game and the history of games. Each is made here with what it needs.
+// the board and its controls first. Clicks and buttons go to play.js
+// (moves, Undo and Redo, browsing, lines) or online.js; after each change
+// of the game the features that follow it act, in this order (commit): the
+// AI's turns (features/aiturns.js), the game review and its puzzles
+// (review.js), the live evaluation and the worth overlay (analysis.js);
+// saving.js keeps the game and the history of games. Each is made here
+// with what it needs.
 
 // Variations: a move from an earlier position starts a new line there and
 // the later moves stay as another (core's tree, through WebGame); the page
@@ -26,14 +28,16 @@
 import { WebGame } from './wasm.js';
 import * as storage from './storage.js';
 import { findGame, loadHistory, scoreCard } from './records.js';
-import { describe, refusal, humanSide } from './status.js';
+import { describe, humanSide } from './status.js';
 import { t } from './i18n.js';
 import { createStore } from './store.js';
 import { createAnalysis } from './features/analysis.js';
 import { createReview } from './features/review.js';
-import { createSaving, newGameId, showSavedLine } from './features/saving.js';
+import { createSaving, newGameId } from './features/saving.js';
 import { createAiTurns } from './features/aiturns.js';
 import { createOnline } from './features/online.js';
+import { createPlay, refusalOn } from './features/play.js';
+import { gameState, lastStep } from './gamestate.js';
 
 /** @type {Readonly<Settings>} */
 export const DEFAULT_SETTINGS = Object.freeze({
@@ -148,7 +152,7 @@ const gameReview = createReview({
     state.game.jump(ply);
     before();
   }),
-  jump,
+  jump: (ply) => jump(ply),
   refusalOn,
 });
 
@@ -178,7 +182,7 @@ const onlineFeature = createOnline({
   startReview: () => gameReview.start(),
   restore: () => saving.restore(),
   commit,
-  jump,
+  jump: (ply) => jump(ply),
   refusalOn,
 });
 
@@ -191,6 +195,36 @@ export const onlineRefused = onlineFeature.refused;
 export const onlineLeave = onlineFeature.leave;
 /** Whether the page is in an online room. */
 export const isOnline = onlineFeature.isOnline;
+
+/** Playing and browsing (features/play.js). */
+const playing = createPlay({
+  state,
+  notify,
+  clearNotice,
+  commit,
+  stopAi,
+  maybeStartAi,
+  isAiTurn,
+  playOnline: (board, cell, refuse) => onlineFeature.play(board, cell, refuse),
+  answerPuzzle: (board, cell, refuse) => gameReview.answerPuzzle(board, cell, refuse),
+});
+const { canContinue, undoSteps, redoSteps, jump, browse } = playing;
+
+/** Plays a person's move at (`board`, `cell`): `{ok: true}` or `{ok: false, code, message}` (also shown). */
+export const play = playing.play;
+/** Undo (against the AI: a move and its reply), Redo, Continue from here, AI vs AI's Step. */
+export const undo = playing.undo;
+export const redo = playing.redo;
+export const continueHere = playing.continueHere;
+export const step = playing.step;
+/** Shows the position after `ply` moves of the line shown. */
+export { jump };
+/** The game's lines; showing, promoting and deleting one. */
+export const getLines = playing.getLines;
+export const jumpToNode = playing.jumpToNode;
+export const showLine = playing.showLine;
+export const promoteLine = playing.promoteLine;
+export const deleteLine = playing.deleteLine;
 
 /** @type {import('./store.js').Store<Change>} */
 const store = createStore();
@@ -215,10 +249,10 @@ function tell(change) {
  */
 function announce(cause, { forward = false, played = false, ended = false } = {}) {
   renderPage();
-  const game = getState();
+  const game = gameState(state);
   const moved = shown.record !== game.record || shown.cursor !== game.cursor;
   shown = { record: game.record, cursor: game.cursor };
-  store.commit({ cause, game, moved, step: forward ? lastStep() : null, played, ended });
+  store.commit({ cause, game, moved, step: forward ? lastStep(state.view) : null, played, ended });
 }
 
 /** The game's line and cursor as last announced: a change says whether it shows another position. */
@@ -233,63 +267,9 @@ export function historyChanged() {
   tell({ cause: 'history' });
 }
 
-/**
- * The move the board's cursor last went over, as the panes are told it, or null.
- * @returns {Step | null}
- */
-function lastStep() {
-  const { view } = state;
-  if (view.ply === 0 || view.lastBoard == null || view.lastCell == null) return null;
-  const status = view.kind === 'ultimate' ? view.boardStatus[view.lastBoard] : 0;
-  return {
-    board: view.lastBoard,
-    cell: view.lastCell,
-    side: /** @type {Side} */ (view.sideToMove === 'x' ? 'o' : 'x'),
-    notation: view.moves[view.ply - 1],
-    decided: /** @type {Step['decided']} */ (status === 1 ? 'x' : status === 2 ? 'o' : status === 3 ? 'draw' : null),
-  };
-}
-
-/**
- * The game as the panes read it.
- * @returns {GameState}
- */
+/** The game as the panes read it (see GameState). */
 export function getState() {
-  const { settings, view, online } = state;
-  const human = online ? online.side : humanSide(settings.mode);
-  const ended = online?.roomState?.result ?? null;
-  return {
-    kind: view.kind,
-    rules: view.rules,
-    mode: /** @type {GameState['mode']} */ (online ? 'online' : human ? 'ai' : settings.mode),
-    level: settings.level,
-    levelO: settings.levelO,
-    humanSide: human,
-    record: state.game.record() ?? null,
-    tree: state.game.treeRecord() ?? null,
-    node: view.node,
-    lineEnd: view.lineEnd,
-    sideLines: view.sideLines,
-    position: state.game.positionString(),
-    cursor: view.ply,
-    length: view.length,
-    moves: view.moves.slice(),
-    toMove: view.sideToMove,
-    over: online ? ended !== null : view.outcome !== null,
-    result: online ? ended && (ended.winner ?? 'draw') : view.outcome,
-    winLine: view.kind === 'ultimate' ? view.bigLine.slice() : view.boardLines.slice(0, 3).filter((c) => c !== 255),
-    wonCounts: view.wonCounts.slice(),
-    thinking: state.thinking,
-    paused: state.paused,
-    gameId: state.gameId,
-    puzzle: state.puzzle?.status ?? null,
-  };
-}
-
-/** Whether "Continue from here" applies: an earlier position of an AI game where the AI is to move. */
-function canContinue() {
-  const { view } = state;
-  return view.ply < view.length && view.outcome === null && isAiTurn() && !state.live && !state.puzzle;
+  return gameState(state);
 }
 
 /** What the page needs to draw, beyond the view. */
@@ -339,127 +319,6 @@ function notify(text, tone = 'warn') {
 function clearNotice() {
   // A failed save stays on screen until a save goes through.
   if (!saving.failed()) state.notice = null;
-}
-
-/**
- * Plays a move for the human at `cell` of `board`. Returns
- * `{ok: true}` or `{ok: false, code, message}`; a refusal is also shown.
- */
-export async function play(board, cell) {
-  const refuse = (code, error) => {
-    const message = refusal(code, state.view, error);
-    notify(message);
-    return { ok: false, code, message };
-  };
-  if (state.online) return onlineFeature.play(board, cell, refuse);
-  if (state.thinking) return refuse('thinking');
-  if (state.puzzle) return gameReview.answerPuzzle(board, cell, refuse);
-  if (!state.view.outcome) {
-    if (state.settings.mode === 'watch') return refuse('watching');
-    if (isAiTurn()) {
-      if (canContinue()) return refuse('continueFirst');
-      const result = refuse('aiTurn');
-      // The AI may have given up earlier (worker failure): a click asks again.
-      maybeStartAi();
-      return result;
-    }
-  }
-  // From an earlier position, a move other than the next one starts a new
-  // line there; the later moves stay in the game as another line.
-  try {
-    state.game.play(board, cell);
-  } catch (error) {
-    return refuse(error.code ?? 'other', error);
-  }
-  state.live = false;
-  clearNotice();
-  commit('move', { played: true });
-  return { ok: true };
-}
-
-/**
- * The core's refusal of a move at (`board`, `cell`) after `ply` moves of
- * the game read from `record`, tried on a copy; null when it is legal.
- */
-function refusalOn(record, ply, board, cell) {
-  const probe = WebGame.fromText(record);
-  try {
-    probe.jump(ply);
-    probe.play(board, cell);
-    return null;
-  } catch (error) {
-    return error;
-  } finally {
-    probe.free();
-  }
-}
-
-/**
- * From an earlier position of a game against the AI where the AI is to move:
- * lets the AI play from here; the later moves stay in the game (as another
- * line, unless the AI plays them again).
- */
-export async function continueHere() {
-  if (!canContinue()) return false;
-  state.game.truncate();
-  state.live = true;
-  clearNotice();
-  commit('continue');
-  return true;
-}
-
-/** How many plies Undo takes back: against the AI, your move and its reply. */
-function undoSteps() {
-  // AI vs AI has no move of a person's to take back: its moves are browsed
-  // in the move list, and stepped through with Pause and Step.
-  if (!state.view || state.online || state.settings.mode === 'watch') return 0;
-  const { ply, sideToMove } = state.view;
-  const human = humanSide(state.settings.mode);
-  if (ply === 0) return 0;
-  if (!human) return 1;
-  // The side to move alternates: one ply back it is the other side's turn.
-  const other = sideToMove === 'x' ? 'o' : 'x';
-  if (other === human) return 1;
-  return ply >= 2 ? 2 : 0;
-}
-
-/** How many plies Redo replays: against the AI, up to your next turn. */
-function redoSteps() {
-  if (state.online || state.settings.mode === 'watch') return 0;
-  if (!state.view) return 0;
-  const { ply, length, sideToMove } = state.view;
-  const human = humanSide(state.settings.mode);
-  const left = length - ply;
-  if (left === 0) return 0;
-  if (!human) return 1;
-  const other = sideToMove === 'x' ? 'o' : 'x';
-  return other === human || left === 1 ? 1 : 2;
-}
-
-/**
- * Steps the cursor `steps` times with `step` (undo or redo), cancelling a search.
- * @param {number} steps
- * @param {() => void} step
- * @param {'undo' | 'redo'} cause
- */
-function walk(steps, step, cause) {
-  if (steps === 0) return false;
-  stopAi();
-  clearNotice();
-  state.live = false;
-  for (let i = 0; i < steps; i += 1) step();
-  commit(cause, { forward: cause === 'redo' && steps === 1 });
-  return true;
-}
-
-/** Takes back the last move (against the AI: yours and its reply). Cancels a search. */
-export function undo() {
-  return walk(undoSteps(), () => state.game.undo(), 'undo');
-}
-
-/** Replays what Undo took back. */
-export function redo() {
-  return walk(redoSteps(), () => state.game.redo(), 'redo');
 }
 
 /** True while the game on the board has moves and has not finished: replacing it asks first. */
@@ -554,24 +413,6 @@ export function setPaused(paused) {
   commit('pause');
 }
 
-/** AI vs AI, paused: plays one move. */
-export function step() {
-  if (state.settings.mode !== 'watch' || !state.paused || state.thinking || state.puzzle) return;
-  // Stepping from an earlier position goes on from there, like Continue.
-  if (state.view.ply < state.view.length) {
-    state.game.truncate();
-    state.view = state.game.view();
-  }
-  state.live = true;
-  maybeStartAi({ step: true });
-}
-
-/** Shows the position after `ply` moves without losing the later ones. */
-export function jump(ply) {
-  const from = state.view.ply;
-  browse('jump', () => state.game.jump(ply), { forward: ply === from + 1 });
-}
-
 /**
  * Replaces the game by one read from a record or position string (the game
  * on the board goes to the history if unfinished). On error returns
@@ -609,63 +450,6 @@ export function loadRecord(text) {
   gameReview.set(gameReview.stored(known, view));
   commit('load');
   return { ok: true };
-}
-
-/** Every line of the game in its record's order (see WebGame.lines in crates/web/src/lines.rs). */
-export function getLines() {
-  return state.game.lines();
-}
-
-/**
- * Applies `edit` (another position or line shown) as browsing does: the AI
- * stops and waits (AI vs AI pauses), and the change is told as `cause`.
- * @template T
- * @param {GameCause} cause
- * @param {() => T} edit
- * @returns {T}
- */
-function browse(cause, edit, { forward = false } = {}) {
-  stopAi();
-  clearNotice();
-  state.live = false;
-  if (state.settings.mode === 'watch') state.paused = true;
-  const done = edit();
-  commit(cause, { forward });
-  return done;
-}
-
-/** Shows the line through position `node` (an id from getLines), at that position. */
-export function jumpToNode(node) {
-  return browse('lines', () => {
-    try {
-      state.game.jumpTo(node);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-}
-
-/** Shows the line that ended at `line` (a state's `lineEnd`) at `cursor` moves, or the main line if there is none. */
-export function showLine(line, cursor) {
-  return browse('lines', () => {
-    try {
-      showSavedLine(state.game, line, cursor);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-}
-
-/** Makes the line through position `node` the main line. */
-export function promoteLine(node) {
-  return browse('lines', () => state.game.promote(node));
-}
-
-/** Deletes the move to position `node` and every move after it. */
-export function deleteLine(node) {
-  return browse('lines', () => state.game.deleteLine(node));
 }
 
 /**
