@@ -6,7 +6,7 @@ use crate::error::{ApiError, ErrorCode};
 use crate::review::Review;
 use crate::survey::WebSurvey;
 
-use super::jobs::{Job, Timing};
+use super::jobs::{Job, Think, Timing};
 use super::messages::{Reply, Request};
 
 /// The level of the analyst's engine: deep enough to teach, and its table
@@ -122,10 +122,8 @@ impl Worker {
                 match analyst.begin(&text, Some(ponder_ms), now) {
                     Ok(search) => {
                         self.job = Some(Job::Think {
-                            id,
-                            reply: None,
+                            think: Think::new(id, None),
                             search,
-                            reported: false,
                         });
                     }
                     Err(e) => post(Reply::error(Some(id), e)),

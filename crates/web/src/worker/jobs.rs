@@ -44,13 +44,7 @@ pub(super) enum Job {
     /// analysis `id`: with the expected `reply`, the pondering after search
     /// `id` (the AI's engine searches the position after that reply, see
     /// [`WebEngine::ponder`]); without, the analyst's analysis `id`.
-    /// `reported`: whether a report of it was posted yet.
-    Think {
-        id: u32,
-        reply: Option<String>,
-        search: Search,
-        reported: bool,
-    },
+    Think { think: Think, search: Search },
     /// Surveying every move of a position for survey request `id`, on the
     /// AI's engine when `on_ai`, else on the analyst.
     Survey {
@@ -67,7 +61,11 @@ impl Job {
     pub(super) fn on_analyst(&self) -> bool {
         matches!(
             self,
-            Job::Think { reply: None, .. } | Job::Survey { on_ai: false, .. } | Job::Review { .. }
+            Job::Think {
+                think: Think { reply: None, .. },
+                ..
+            } | Job::Survey { on_ai: false, .. }
+                | Job::Review { .. }
         )
     }
 
@@ -85,23 +83,7 @@ impl Job {
             Job::Search { id, search, ponder } => {
                 search_slice(engine, id, search, ponder, timing, now, post)
             }
-            Job::Think {
-                id,
-                reply,
-                search,
-                reported,
-            } => think_slice(
-                engine,
-                Think {
-                    id,
-                    reply,
-                    reported,
-                },
-                search,
-                timing,
-                now,
-                post,
-            ),
+            Job::Think { think, search } => think_slice(engine, think, search, timing, now, post),
             Job::Survey { id, survey, on_ai } => {
                 survey_slice(engine, id, survey, on_ai, timing, now, post)
             }
@@ -137,12 +119,9 @@ fn search_slice(
                 .map(|(reply, pos)| {
                     let start = now();
                     let search = WebEngine::ponder(pos, start, start + ponder_ms);
-                    let reply = Some(reply);
                     Job::Think {
-                        id,
-                        reply,
+                        think: Think::new(id, Some(reply)),
                         search,
-                        reported: false,
                     }
                 });
             post(Reply::Result {
@@ -163,10 +142,21 @@ fn search_slice(
 
 /// What a pondering or an analysis reports as: its request `id`, the
 /// expected `reply` a pondering searches after, and whether it reported yet.
-struct Think {
+pub(super) struct Think {
     id: u32,
     reply: Option<String>,
     reported: bool,
+}
+
+impl Think {
+    /// A pondering (after `reply`) or an analysis (no reply) for request `id`, yet to report.
+    pub(super) fn new(id: u32, reply: Option<String>) -> Think {
+        Think {
+            id,
+            reply,
+            reported: false,
+        }
+    }
 }
 
 /// A slice of a pondering or of the analyst's analysis, each depth
@@ -199,10 +189,12 @@ fn think_slice(
     });
     match step {
         Ok(None) => Some(Job::Think {
-            id,
-            reply,
+            think: Think {
+                id,
+                reply,
+                reported,
+            },
             search,
-            reported,
         }),
         // It ends with the time or when deeper cannot change the
         // answer: its last report stands, and pondering leaves

@@ -105,19 +105,11 @@ fn a_new_request_stops_pondering_at_once() {
 
 /// An analysis of `text` under `id`, run until the worker rests: its reports.
 fn analyse_to_the_end(w: &mut Worker, id: u32, text: &str) -> Vec<Reply> {
-    let clock = ticking();
-    let mut out = Vec::new();
     let request = Request::Analyse {
         id,
         text: text.into(),
     };
-    w.handle(request, &clock, &mut |r| out.push(r));
-    for _ in 0..10_000 {
-        if !w.work(&clock, &mut |r| out.push(r)) {
-            return out;
-        }
-    }
-    panic!("the analysis of {text} never ended");
+    replies_to_the_end(w, request)
 }
 
 #[test]

@@ -50,6 +50,20 @@ pub(super) fn replies(worker: &mut Worker, request: Request) -> Vec<Reply> {
     out
 }
 
+/// Every reply to `request` and to the work it sets up, until the worker
+/// rests (an analysis or a review to its end).
+pub(super) fn replies_to_the_end(worker: &mut Worker, request: Request) -> Vec<Reply> {
+    let clock = ticking();
+    let mut out = Vec::new();
+    worker.handle(request, &clock, &mut |r| out.push(r));
+    for _ in 0..100_000 {
+        if !worker.work(&clock, &mut |r| out.push(r)) {
+            return out;
+        }
+    }
+    panic!("the worker never came to rest: {out:?}");
+}
+
 pub(super) fn search(id: u32, text: &str, level: &str) -> Request {
     search_for(id, text, level, 50.0, false)
 }

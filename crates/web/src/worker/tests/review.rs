@@ -4,15 +4,11 @@ use super::*;
 
 /// Every reply to the review `id` of `text`, to its end.
 fn review_replies(worker: &mut Worker, id: u32, text: &str) -> Vec<Reply> {
-    let clock = ticking();
-    let mut out = Vec::new();
     let request = Request::Review {
         id,
         text: text.into(),
     };
-    worker.handle(request, &clock, &mut |r| out.push(r));
-    while worker.work(&clock, &mut |r| out.push(r)) {}
-    out
+    replies_to_the_end(worker, request)
 }
 
 #[test]
