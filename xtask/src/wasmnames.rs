@@ -11,46 +11,51 @@ pub fn function_names(wasm: &[u8]) -> Result<Vec<String>, String> {
     if wasm.get(..8) != Some(&[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00][..]) {
         return Err("not a wasm module (version 1)".into());
     }
-    let mut at = 8;
-    while at < wasm.len() {
-        let id = wasm[at];
-        at += 1;
-        let len = leb(wasm, &mut at)?;
-        let end = at.checked_add(len).filter(|&e| e <= wasm.len());
-        let end = end.ok_or("a section runs past the end of the module")?;
+    for (id, body) in sections(&wasm[8..], "a section runs past the end of the module")? {
         if id == 0 {
-            let mut cur = at;
-            if name(wasm, &mut cur)? == "name" {
-                return names_in(&wasm[cur..end]);
+            let mut at = 0;
+            if name(body, &mut at)? == "name" {
+                return names_in(&body[at..]);
             }
         }
-        at = end;
     }
     Ok(Vec::new())
 }
 
 /// The function names subsection (id 1) of a name section's body.
 fn names_in(body: &[u8]) -> Result<Vec<String>, String> {
-    let mut at = 0;
-    while at < body.len() {
-        let id = body[at];
-        at += 1;
-        let len = leb(body, &mut at)?;
-        let end = at.checked_add(len).filter(|&e| e <= body.len());
-        let end = end.ok_or("a name subsection runs past its section")?;
+    for (id, sub) in sections(body, "a name subsection runs past its section")? {
         if id == 1 {
-            let mut cur = at;
-            let count = leb(body, &mut cur)?;
+            let mut at = 0;
+            let count = leb(sub, &mut at)?;
             let mut names = Vec::with_capacity(count.min(1 << 16));
             for _ in 0..count {
-                leb(body, &mut cur)?;
-                names.push(name(body, &mut cur)?);
+                leb(sub, &mut at)?;
+                names.push(name(sub, &mut at)?);
             }
             return Ok(names);
         }
-        at = end;
     }
     Ok(Vec::new())
+}
+
+/// The `(id, body)` of each section in `bytes`, laid out as wasm lays out
+/// both its sections and the name section's subsections: an id byte, a
+/// LEB128 length, the body. `overrun` says what went wrong when a length
+/// runs past the end.
+fn sections<'a>(bytes: &'a [u8], overrun: &str) -> Result<Vec<(u8, &'a [u8])>, String> {
+    let mut found = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let id = bytes[at];
+        at += 1;
+        let len = leb(bytes, &mut at)?;
+        let end = at.checked_add(len).filter(|&e| e <= bytes.len());
+        let end = end.ok_or(overrun)?;
+        found.push((id, &bytes[at..end]));
+        at = end;
+    }
+    Ok(found)
 }
 
 /// An unsigned LEB128 number at `at`, which moves past it.
