@@ -36,7 +36,7 @@ import { createReview } from './features/review.js';
 import { createSaving, newGameId } from './features/saving.js';
 import { createAiTurns } from './features/aiturns.js';
 import { createOnline } from './features/online.js';
-import { createPlay, refusalOn } from './features/play.js';
+import { createPlay } from './features/play.js';
 import { gameState, lastStep } from './gamestate.js';
 
 /** @type {Readonly<Settings>} */
@@ -153,7 +153,6 @@ const gameReview = createReview({
     before();
   }),
   jump: (ply) => jump(ply),
-  refusalOn,
 });
 
 /** The review of the game on the board, or null. */
@@ -183,7 +182,6 @@ const onlineFeature = createOnline({
   restore: () => saving.restore(),
   commit,
   jump: (ply) => jump(ply),
-  refusalOn,
 });
 
 /** Online play, as onlinepanel.js drives it: entering, the connection, the room, its states, a refusal, leaving. */

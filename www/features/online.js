@@ -8,14 +8,14 @@
 
 import { WebGame } from '../wasm.js';
 import { t } from '../i18n.js';
+import { refusalOn } from './play.js';
 
 /**
  * Online play in `state` (the controller's; `online` is this feature's to
  * change). What it needs of the controller: `announce(cause, options)`,
  * `notify(text, tone)` and `clearNotice()`; `stopAi()`, `endPuzzle()`;
  * `record(result)` (into the history), `dropStaleReview()`, `startReview()`;
- * `restore()` (the local game as saved), `commit(cause)`, `jump(ply)` and
- * `refusalOn(record, ply, board, cell)`.
+ * `restore()` (the local game as saved), `commit(cause)` and `jump(ply)`.
  * @param {{
  *   state: any,
  *   announce: (cause: GameCause, options?: { forward?: boolean, played?: boolean, ended?: boolean }) => void,
@@ -29,11 +29,10 @@ import { t } from '../i18n.js';
  *   restore: () => any,
  *   commit: (cause: GameCause) => void,
  *   jump: (ply: number) => void,
- *   refusalOn: (record: string, ply: number, board: number, cell: number) => any,
  * }} deps
  */
 export function createOnline(deps) {
-  const { state, announce, notify, clearNotice, stopAi, endPuzzle, record, dropStaleReview, startReview, restore, commit, jump, refusalOn } = deps;
+  const { state, announce, notify, clearNotice, stopAi, endPuzzle, record, dropStaleReview, startReview, restore, commit, jump } = deps;
 
   /** Online: whether this page's player may move now (the server checks again). */
   function onlineCanMove() {

@@ -11,6 +11,7 @@ import { WebGame } from '../wasm.js';
 import { attachReview, findGame } from '../records.js';
 import { packReview, unpackReview } from '../reviews.js';
 import { t } from '../i18n.js';
+import { refusalOn } from './play.js';
 
 /**
  * The review of the game in `state` (the controller's: its `review` and
@@ -19,8 +20,7 @@ import { t } from '../i18n.js';
  * `afterWork()` once the worker is free again (the live evaluation may go
  * on), `clearNotice()`, `showPosition(ply, before)` (stops the AI, shows the
  * position after `ply` moves, calling `before()` first, and commits),
- * `jump(ply)`, and `refusalOn(record, ply, board, cell)` (the core's refusal
- * of a move, tried on a copy, or null).
+ * and `jump(ply)`.
  * @param {{
  *   state: any,
  *   ai: () => import('../ai.js').AiClient | null,
@@ -31,11 +31,10 @@ import { t } from '../i18n.js';
  *   clearNotice: () => void,
  *   showPosition: (ply: number, before: () => void) => void,
  *   jump: (ply: number) => void,
- *   refusalOn: (record: string, ply: number, board: number, cell: number) => any,
  * }} deps
  */
 export function createReview(deps) {
-  const { state, ai: aiOf, tell, announce, historyChanged, afterWork, clearNotice, showPosition, jump, refusalOn } = deps;
+  const { state, ai: aiOf, tell, announce, historyChanged, afterWork, clearNotice, showPosition, jump } = deps;
 
   /** The review of the game on the board (see state.review), or null. */
   function getReview() {
