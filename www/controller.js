@@ -393,7 +393,7 @@ export async function updateSettings(changes) {
   }
   state.settings = next;
   storage.saveSettings(state.settings);
-  if (!next.ponder && ai) ai.stopPondering();
+  if (!next.ponder && ai) ai.stopAnalysing();
   if (restart) startFresh();
   else {
     announce('settings');
@@ -486,7 +486,7 @@ export function start({ render, aiClient, levels, confirm }) {
   document.addEventListener('visibilitychange', () => {
     if (document.hidden && ai) {
       analysis.pause();
-      ai.stopPondering();
+      ai.stopAnalysing();
     } else analysis.update();
   });
 }

@@ -31,9 +31,13 @@ export const WATCH_DELAY_MS = Object.freeze({ slow: 1400, normal: 600, fast: 0 }
  * }} deps
  */
 export function createAiTurns({ state, ai: aiOf, announce, notify, clearNotice, commit, onAnswer }) {
-  // Bumped whenever a pending AI answer must be ignored: undo, new game,
-  // settings, jump, load. An answer is used only if its token is current.
-  let token = 0;
+  /**
+   * The AI's search under way, or whose answer waits to be shown; null once
+   * anything stops it (undo, new game, settings, jump, load): an answer is
+   * played only while its search is this one.
+   * @type {import('../aijobs.js').Job<import('../aijobs.js').Answer> | null}
+   */
+  let turn = null;
 
   /** The level that plays `side` ('x' | 'o') in the current settings. */
   function levelOf(side) {
@@ -58,13 +62,13 @@ export function createAiTurns({ state, ai: aiOf, announce, notify, clearNotice, 
 
   /** Stops the AI's search (its answer is then ignored) or its pondering. */
   function stopAi() {
-    const ai = aiOf();
-    token += 1;
-    if (state.thinking || (ai && ai.busy)) {
+    const stopped = turn;
+    turn = null;
+    if (state.thinking) {
       state.thinking = false;
-      if (ai) ai.cancel();
-    } else if (ai) {
-      ai.stopPondering();
+      stopped?.cancel();
+    } else {
+      aiOf()?.stopAnalysing();
     }
   }
 
@@ -91,23 +95,25 @@ export function createAiTurns({ state, ai: aiOf, announce, notify, clearNotice, 
     if (view.ply < view.length && !state.live) return;
     const watching = state.settings.mode === 'watch';
     if (watching && state.paused && !step) return;
-    const mine = ++token;
     const text = state.game.positionString();
     const level = levelOf(view.sideToMove);
     const started = performance.now();
     const least = watching ? Math.max(WATCH_DELAY_MS[state.settings.speed] ?? 0, 150) : MIN_AI_MS;
     state.thinking = true;
     announce('thinking');
-    ai.search({ text, level, budgetMs: budgetFor(level), ponder: pondering() }).then(
+    const mine = ai.search({ text, level, budgetMs: budgetFor(level), ponder: pondering() });
+    turn = mine;
+    mine.result.then(
       (result) => {
         // The answer may differ from the last depth reported: a better move
         // found in the depth the clock cut short.
-        if (mine === token) onAnswer(result);
+        if (turn === mine) onAnswer(result);
         const wait = Math.max(0, least - (performance.now() - started));
         setTimeout(() => applyAiMove(mine, text, result), wait);
       },
       (error) => {
-        if (mine !== token) return;
+        if (turn !== mine) return;
+        turn = null;
         state.thinking = false;
         if (error.code === 'cancelled') return;
         notify(t('ai.failed', { error: error.message }), 'error');
@@ -118,7 +124,8 @@ export function createAiTurns({ state, ai: aiOf, announce, notify, clearNotice, 
   /** Plays the AI's answer `result` to search `mine` of position `text`, unless anything happened since. */
   function applyAiMove(mine, text, result) {
     // Stale if anything happened since the question was asked.
-    if (mine !== token || state.game.positionString() !== text) return;
+    if (turn !== mine || state.game.positionString() !== text) return;
+    turn = null;
     state.thinking = false;
     clearNotice();
     try {

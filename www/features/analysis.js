@@ -165,7 +165,7 @@ export function createAnalysis({ state, ai: aiOf, tell, isAiTurn, pondering }) {
     const ai = aiOf();
     const bar = wanted.bar && !live.capped;
     if (!ai || !(bar || wanted.overlay) || document.hidden || state.online) return false;
-    if (state.thinking || ai.busy || ai.reviewing || mode === 'watch') return false;
+    if (state.thinking || ai.work === 'search' || ai.work === 'review' || mode === 'watch') return false;
     // An evaluation would give the puzzle's answer away.
     if (state.view.outcome !== null || state.puzzle?.status === 'open') return false;
     return mode === 'human' || state.view.ply < state.view.length || !isAiTurn();
@@ -189,7 +189,7 @@ export function createAnalysis({ state, ai: aiOf, tell, isAiTurn, pondering }) {
     liveFor(position);
     if (!wantsAnalysis()) {
       pauseLive();
-      if (ai.analysed !== null && !ai.busy) ai.stopPondering();
+      if (ai.work === 'analyse' || ai.work === 'survey') ai.stopAnalysing();
       showWorth(null);
       return;
     }
@@ -201,7 +201,7 @@ export function createAnalysis({ state, ai: aiOf, tell, isAiTurn, pondering }) {
       if (ai.survey(position, { ponder: atEnd && pondering() })) surveyed = position;
       return;
     }
-    if (ai.pondering && atEnd) {
+    if (ai.work === 'ponder' && atEnd) {
       pauseLive();
       if (report) tell({ cause: 'analysis', report });
       return;
@@ -238,10 +238,10 @@ export function createAnalysis({ state, ai: aiOf, tell, isAiTurn, pondering }) {
     if (!ai) return Promise.reject(new Error('the AI is not available'));
     if (state.thinking) return Promise.reject(Object.assign(new Error('the AI is thinking'), { code: 'busy' }));
     if (state.puzzle?.status === 'open') return Promise.reject(Object.assign(new Error('a puzzle is open'), { code: 'puzzle' }));
-    const answer = ai.search({ text: state.game.positionString(), level, budgetMs: ms });
+    const { result } = ai.search({ text: state.game.positionString(), level, budgetMs: ms });
     // The live evaluation goes on once the hint is answered.
-    answer.then(maybeAnalyse, maybeAnalyse);
-    return answer;
+    result.then(maybeAnalyse, maybeAnalyse);
+    return result;
   }
 
   /** Nobody looks (the tab is hidden): the cap's clock stops. */

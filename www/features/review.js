@@ -35,6 +35,11 @@ import { refusalOn } from './play.js';
  */
 export function createReview(deps) {
   const { state, ai: aiOf, tell, announce, historyChanged, afterWork, clearNotice, showPosition, jump } = deps;
+  /**
+   * The worker's review of the game (state.review's while it runs).
+   * @type {import('../aijobs.js').Job<import('../aijobs.js').ReviewEnd> | null}
+   */
+  let reviewing = null;
 
   /** The review of the game on the board (see state.review), or null. */
   function getReview() {
@@ -43,8 +48,7 @@ export function createReview(deps) {
 
   /** Replaces the review (stopping one under way) and says so. */
   function setReview(review) {
-    const ai = aiOf();
-    if (state.review?.status === 'running' && ai) ai.cancelReview();
+    if (state.review?.status === 'running') reviewing?.cancel();
     // A puzzle is one of the review's: it ends with it.
     if (state.puzzle) setPuzzle(null);
     state.review = review;
@@ -80,7 +84,7 @@ export function createReview(deps) {
     const ai = aiOf();
     const record = state.game.record();
     const liveOnline = state.online && state.online.roomState?.result == null;
-    if (!ai || !record || state.view.length === 0 || state.thinking || ai.busy || liveOnline) return false;
+    if (!ai || !record || state.view.length === 0 || state.thinking || ai.work === 'search' || liveOnline) return false;
     const review = { record, status: 'running', total: state.view.length, moves: [], x: null, o: null };
     setReview(review);
     const current = () => state.review === review;
@@ -90,7 +94,8 @@ export function createReview(deps) {
       review.total = total;
       tell({ cause: 'review', review });
     };
-    ai.review(record, onMove).then(
+    reviewing = ai.review(record, onMove);
+    reviewing.result.then(
       ({ x, o, puzzles = [] }) => {
         if (!current()) return;
         Object.assign(review, { status: 'done', x, o, puzzles: puzzles.map((p) => ({ ...p, status: 'open' })) });
@@ -114,8 +119,7 @@ export function createReview(deps) {
   function stopReview() {
     if (state.review?.status !== 'running') return;
     state.review.status = 'stopped';
-    const ai = aiOf();
-    if (ai) ai.cancelReview();
+    reviewing?.cancel();
     tell({ cause: 'review', review: state.review });
     afterWork();
   }
