@@ -25,6 +25,7 @@ pub const CLOCK_PRESETS: [(u32, u32); 4] = [(60, 1), (180, 2), (300, 0), (600, 5
 
 /// The game type of a room.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Kind {
     /// Ultimate tic-tac-toe.
@@ -35,6 +36,7 @@ pub enum Kind {
 
 /// The rule set of a room.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum RuleSet {
     /// A full board without a line is a draw.
@@ -45,6 +47,7 @@ pub enum RuleSet {
 
 /// A side of the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Side {
     /// X, who moves first.
@@ -66,6 +69,7 @@ impl Side {
 
 /// The side the room's creator asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum ColourChoice {
     /// X, who moves first.
@@ -79,6 +83,7 @@ pub enum ColourChoice {
 /// A game clock: seconds for each side at the start, and seconds added to
 /// a side's clock after each of its moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ClockSetting {
     /// Seconds for each side at the start: 10 to 3600.
@@ -97,6 +102,7 @@ impl ClockSetting {
 
 /// How a room is set up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct RoomOptions {
     /// Ultimate or Classic.
@@ -113,6 +119,7 @@ pub struct RoomOptions {
 /// `deny_unknown_fields` holds for them too (serde lets a unit variant of
 /// an internally tagged enum ignore extra fields).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(
     tag = "type",
     rename_all = "camelCase",
@@ -164,6 +171,7 @@ pub enum ClientMessage {
 
 /// Why a frame was refused. Nothing changes on a refusal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum ErrorCode {
     /// Not a text frame, or larger than [`MAX_FRAME_BYTES`].
@@ -206,6 +214,7 @@ pub enum ErrorCode {
 
 /// Whether a seat's player is connected.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Presence {
     /// Nobody has taken the seat yet.
@@ -218,6 +227,7 @@ pub enum Presence {
 
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum EndReason {
     /// The rules gave the game to the winner: three boards in a row, or
@@ -235,6 +245,7 @@ pub enum EndReason {
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct GameResult {
     /// The winner, or none for a draw.
@@ -245,6 +256,7 @@ pub struct GameResult {
 
 /// The clocks as the server sees them at `serverTime`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ClockState {
     /// X's time left, in milliseconds.
@@ -257,6 +269,7 @@ pub struct ClockState {
 
 /// Everything a client draws of a room; sent whole after every change.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct RoomState {
     /// The room's code.
@@ -317,6 +330,7 @@ impl RoomState {
 
 /// What a client is in a room.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
     /// Holds seat 0 (the creator's).
@@ -329,6 +343,7 @@ pub enum Role {
 
 /// A frame from the server.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(
     tag = "type",
     rename_all = "camelCase",
@@ -469,6 +484,9 @@ pub fn read_client(text: &str) -> Result<ClientMessage, Refusal> {
 pub fn read_server(text: &str) -> Result<ServerMessage, Refusal> {
     read(text)
 }
+
+#[cfg(test)]
+mod page;
 
 #[cfg(test)]
 mod tests {

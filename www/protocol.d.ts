@@ -1,0 +1,176 @@
+// The online protocol's messages (crates/protocol), written by its test
+// `typescript`: do not edit. Every frame also carries `v` (VERSION).
+
+export type Kind = "ultimate" | "classic";
+export type RuleSet = "standard" | "tiebreak";
+export type Side = "x" | "o";
+export type ColourChoice = "x" | "o" | "random";
+export type ClockSetting = { 
+/**
+ * Seconds for each side at the start: 10 to 3600.
+ */
+initial: number, 
+/**
+ * Seconds added after each move: 0 to 60.
+ */
+increment: number, };
+export type RoomOptions = { 
+/**
+ * Ultimate or Classic.
+ */
+kind: Kind, 
+/**
+ * Standard or tie-break (Classic always plays standard).
+ */
+rules: RuleSet, 
+/**
+ * The creator's side.
+ */
+colour: ColourChoice, 
+/**
+ * The clock, or none.
+ */
+clock: ClockSetting | null, };
+export type ClientMessage = { "type": "create", 
+/**
+ * How the room is set up.
+ */
+options: RoomOptions, } | { "type": "join", 
+/**
+ * The room's code, from the invitation link.
+ */
+room: string, 
+/**
+ * The seat token the server gave this client earlier, if any.
+ */
+token: string | null, } | { "type": "move", 
+/**
+ * The number of moves on the board before this one.
+ */
+ply: number, 
+/**
+ * The small board, 0-8 in reading order.
+ */
+board: number, 
+/**
+ * The cell, 0-8 in reading order.
+ */
+cell: number, } | { "type": "resign", } | { "type": "offerDraw", } | { "type": "declineDraw", } | { "type": "rematch", } | { "type": "leave", } | { "type": "ping", 
+/**
+ * Chosen by the client.
+ */
+id: number, };
+export type ErrorCode = "bad-frame" | "bad-message" | "bad-version" | "bad-options" | "not-in-room" | "no-such-room" | "bad-token" | "not-a-player" | "no-opponent" | "not-your-turn" | "stale-move" | "illegal-move" | "game-over" | "game-in-play" | "no-draw-offer" | "rate-limited" | "server-full" | "server-error";
+export type Presence = "empty" | "connected" | "disconnected";
+export type EndReason = "won" | "draw" | "resigned" | "agreed" | "time";
+export type GameResult = { 
+/**
+ * The winner, or none for a draw.
+ */
+winner: Side | null, 
+/**
+ * Why.
+ */
+reason: EndReason, };
+export type ClockState = { 
+/**
+ * X's time left, in milliseconds.
+ */
+xMs: number, 
+/**
+ * O's time left, in milliseconds.
+ */
+oMs: number, 
+/**
+ * The side whose clock is running, if any.
+ */
+running: Side | null, };
+export type RoomState = { 
+/**
+ * The room's code.
+ */
+room: string, 
+/**
+ * How it was set up.
+ */
+options: RoomOptions, 
+/**
+ * Which game of the room this is: 1, then 2 after a rematch, ...
+ */
+gameNumber: number, 
+/**
+ * Who holds X in this game and who holds O, as seats 0 and 1: the
+ * creator is seat 0. Colours swap at each rematch.
+ */
+xSeat: number, 
+/**
+ * The game record (`ultimate-standard:e5e4`), the core's notation.
+ */
+record: string, 
+/**
+ * The side to move (also after the end: who would move next).
+ */
+toMove: Side, 
+/**
+ * Whether X's and O's seats are taken and connected.
+ */
+x: Presence, 
+/**
+ * O's seat.
+ */
+o: Presence, 
+/**
+ * The clocks, when the room has one.
+ */
+clock: ClockState | null, 
+/**
+ * The result, once the game has ended.
+ */
+result: GameResult | null, 
+/**
+ * The side that offered a draw, while the offer stands.
+ */
+drawOffer: Side | null, 
+/**
+ * The sides that asked for a rematch since the game ended.
+ */
+rematch: Array<Side>, 
+/**
+ * How many people are watching.
+ */
+spectators: number, };
+export type Role = "seat0" | "seat1" | "spectator";
+export type ServerMessage = { "type": "joined", 
+/**
+ * The room's code.
+ */
+room: string, 
+/**
+ * Seat or spectator.
+ */
+role: Role, 
+/**
+ * The seat's token; `null` for spectators.
+ */
+token: string | null, } | { "type": "state", 
+/**
+ * The room.
+ */
+state: RoomState, 
+/**
+ * The server's time in milliseconds since the Unix epoch, when the
+ * state was sent: clients count down from it.
+ */
+serverTime: number, } | { "type": "error", 
+/**
+ * Why, for programs.
+ */
+code: ErrorCode, 
+/**
+ * Why, for people (English).
+ */
+message: string, } | { "type": "pong", 
+/**
+ * The ping's id.
+ */
+id: number, };
