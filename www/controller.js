@@ -1,7 +1,6 @@
 // @ts-check
-// The game controller: owns the game on the board and the settings (new
-// games, rematches, loading a record, AI vs AI's pause), makes the features
-// that act on the game, and tells the page what changed:
+// The game controller: holds the game on the board (`state`), makes the
+// features that act on it, and tells the page what changed:
 // every change goes out once, through `subscribe` (the store of store.js),
 // with its cause and what the panes need to know of it (the Change type of
 // types.d.ts). A change of the game (it carries `game`, getState()) redraws
@@ -10,8 +9,9 @@
 // of the game the features that follow it act, in this order (commit): the
 // AI's turns (features/aiturns.js), the game review and its puzzles
 // (review.js), the live evaluation and the worth overlay (analysis.js);
-// saving.js keeps the game and the history of games. Each is made here
-// with what it needs.
+// saving.js keeps the game and the history of games; setup.js the settings
+// and the games they start (new game, rematch, a record loaded). Each is
+// made here with what it needs.
 
 // Variations: a move from an earlier position starts a new line there and
 // the later moves stay as another (core's tree, through WebGame); the page
@@ -19,36 +19,26 @@
 // history, the review and the AI, and `tree` holds every line for saving
 // and sharing.
 //
-// Online (onlineEnter ... onlineLeave): the server's game replaces the local
+// Online (onlineCreate or onlineJoin ... onlineLeave): the server's game replaces the local
 // one, which stays saved and comes back on leaving. Moves go to the server
 // (after the core has checked them here) and the board follows the room
 // state the server sends; no AI plays, nothing is undone, and a finished
 // game enters the history as mode 'online'.
 
-import { WebGame } from './wasm.js';
 import * as storage from './storage.js';
 import { findGame, loadHistory, scoreCard } from './records.js';
-import { describe, humanSide } from './status.js';
+import { describe } from './status.js';
 import { t } from './i18n.js';
 import { createStore } from './store.js';
 import { createAnalysis } from './features/analysis.js';
 import { createReview } from './features/review.js';
-import { createSaving, newGameId } from './features/saving.js';
+import { createSaving } from './features/saving.js';
+import { createSetup, DEFAULT_SETTINGS } from './features/setup.js';
 import { createAiTurns } from './features/aiturns.js';
 import { createOnline } from './features/online.js';
+import { OnlineSession } from './online.js';
 import { createPlay } from './features/play.js';
 import { gameState, lastStep } from './gamestate.js';
-
-/** @type {Readonly<Settings>} */
-export const DEFAULT_SETTINGS = Object.freeze({
-  kind: 'ultimate',
-  mode: 'ai-x',
-  level: 'medium',
-  levelO: 'medium',
-  rules: 'standard',
-  speed: 'normal',
-  ponder: true,
-});
 
 /**
  * The game's state, which the features read. The controller changes it,
@@ -88,11 +78,11 @@ const state = {
    */
   puzzle: null,
   /**
-   * While in an online room: `{connection, room, role, side, roomState,
-   * send, recorded}`; `side` is 'x' | 'o' for a seat's player, null for a
-   * spectator; `send(message)` goes to the server; `recorded` and
-   * `inPlay` hold the ids of the games already put in the history and of
+   * While in an online session (features/online.js's OnlineState):
+   * the connection, the room and this page's role and side in it, its last
+   * state, and the ids of the games already put in the history and of
    * those seen being played.
+   * @type {import('./features/online.js').OnlineState | null}
    */
   online: null,
 };
@@ -171,6 +161,7 @@ export const leavePuzzle = gameReview.leavePuzzle;
 /** Online play (features/online.js). */
 const onlineFeature = createOnline({
   state,
+  connect: (on) => new OnlineSession(on),
   announce,
   notify,
   clearNotice,
@@ -184,13 +175,15 @@ const onlineFeature = createOnline({
   jump: (ply) => jump(ply),
 });
 
-/** Online play, as onlinepanel.js drives it: entering, the connection, the room, its states, a refusal, leaving. */
-export const onlineEnter = onlineFeature.enter;
-export const onlineConnection = onlineFeature.connection;
-export const onlineJoined = onlineFeature.joined;
-export const onlineState = onlineFeature.state;
-export const onlineRefused = onlineFeature.refused;
+/** Online play, as the Online pane drives it: a room created or joined, its actions, leaving it for good. */
+export const onlineCreate = onlineFeature.create;
+export const onlineJoin = onlineFeature.join;
+export const onlineResign = onlineFeature.resign;
+export const onlineOfferDraw = onlineFeature.offerDraw;
+export const onlineDeclineDraw = onlineFeature.declineDraw;
 export const onlineLeave = onlineFeature.leave;
+/** What the Online pane shows of the session and its room (see features/online.js). */
+export const onlineRoom = onlineFeature.room;
 /** Whether the page is in an online room. */
 export const isOnline = onlineFeature.isOnline;
 
@@ -223,6 +216,32 @@ export const jumpToNode = playing.jumpToNode;
 export const showLine = playing.showLine;
 export const promoteLine = playing.promoteLine;
 export const deleteLine = playing.deleteLine;
+
+/** The settings and the games they start (features/setup.js). */
+const setup = createSetup({
+  state,
+  ai: () => ai,
+  ask: () => ask,
+  commit,
+  announce,
+  stopAi,
+  levelOf,
+  clearNotice,
+  setAside: () => saving.setAside(),
+  setReview: (review) => gameReview.set(review),
+  storedReview: (entry, view) => gameReview.stored(entry, view),
+  afterSettings: () => analysis.update(),
+});
+
+/** True while the game on the board has moves and has not finished: replacing it asks first. */
+export const inProgress = setup.inProgress;
+/** A new game (asking first if one is in progress), a rematch, new settings, AI vs AI's pause, a record loaded. */
+export const newGame = setup.newGame;
+/** Rematch: against the AI with the colours swapped; online, asks the opponent for one. */
+export const rematch = () => (onlineFeature.isOnline() ? onlineFeature.rematch() : setup.rematch());
+export const updateSettings = setup.updateSettings;
+export const setPaused = setup.setPaused;
+export const loadRecord = setup.loadRecord;
 
 /** @type {import('./store.js').Store<Change>} */
 const store = createStore();
@@ -319,137 +338,6 @@ function clearNotice() {
   if (!saving.failed()) state.notice = null;
 }
 
-/** True while the game on the board has moves and has not finished: replacing it asks first. */
-export function inProgress() {
-  return state.view.length > 0 && !findGame(state.gameId);
-}
-
-function startFresh() {
-  stopAi();
-  clearNotice();
-  saving.setAside();
-  const fresh = new WebGame(state.settings.kind, state.settings.rules);
-  if (state.game) state.game.free();
-  state.game = fresh;
-  state.gameId = newGameId();
-  state.live = false;
-  state.paused = false;
-  gameReview.set(null);
-  if (ai && state.settings.mode !== 'human') ai.newGame(levelOf('x'));
-  commit('new-game');
-}
-
-/**
- * Asks before a game in progress is replaced (the answer comes from the
- * dialog installed by start's `ask`). Resolves true when the player agreed
- * or there was nothing to lose.
- */
-async function agreeToLeave(question) {
-  if (!inProgress()) return true;
-  return ask(question, { moves: state.view.length });
-}
-
-/** Starts a new game with the current settings, asking first if a game is in progress. */
-export async function newGame() {
-  if (state.online) return false;
-  if (!(await agreeToLeave('newGame'))) return false;
-  startFresh();
-  return true;
-}
-
-/** Rematch: a new game with the colours swapped (against the AI), no question asked. */
-export function rematch() {
-  if (state.online) {
-    state.online.send({ type: 'rematch' });
-    return;
-  }
-  const { mode } = state.settings;
-  if (mode === 'ai-x' || mode === 'ai-o') {
-    state.settings = { ...state.settings, mode: mode === 'ai-x' ? 'ai-o' : 'ai-x' };
-    storage.saveSettings(state.settings);
-  }
-  startFresh();
-}
-
-/** Settings that only change how the game is shown or paced, never the game itself. */
-const LIVE_SETTINGS = new Set(['speed', 'ponder']);
-
-/**
- * Changes settings (any of kind, mode, level, levelO, rules, speed,
- * ponder). A change of the game starts a new one, asking first if a game is
- * in progress; declined, nothing changes. Resolves true when applied.
- */
-export async function updateSettings(changes) {
-  if (state.online) {
-    // The settings' controls go back to the game's.
-    announce('settings');
-    return false;
-  }
-  const next = { ...state.settings, ...changes };
-  const restart = Object.keys(changes).some((k) => !LIVE_SETTINGS.has(k) && changes[k] !== state.settings[k]);
-  if (restart && !(await agreeToLeave('settings'))) {
-    announce('settings');
-    return false;
-  }
-  state.settings = next;
-  storage.saveSettings(state.settings);
-  if (!next.ponder && ai) ai.stopAnalysing();
-  if (restart) startFresh();
-  else {
-    announce('settings');
-    // A survey on the AI's engine moves to the analyst once pondering is off.
-    analysis.update();
-  }
-  return true;
-}
-
-/** AI vs AI: pauses or resumes the game. */
-export function setPaused(paused) {
-  if (state.settings.mode !== 'watch') return;
-  state.paused = Boolean(paused);
-  if (state.paused) stopAi();
-  commit('pause');
-}
-
-/**
- * Replaces the game by one read from a record or position string (the game
- * on the board goes to the history if unfinished). On error returns
- * `{ok: false, error}` and leaves the current game untouched.
- */
-export function loadRecord(text) {
-  let loaded;
-  try {
-    loaded = WebGame.fromText(text);
-  } catch (error) {
-    return { ok: false, error };
-  }
-  stopAi();
-  clearNotice();
-  saving.setAside();
-  state.game.free();
-  state.game = loaded;
-  const view = loaded.view();
-  const settings = { ...state.settings, kind: view.kind, rules: view.rules };
-  // Against the AI, a loaded game continues with you to move, so the AI
-  // does not answer before you have looked at it.
-  const human = humanSide(settings.mode);
-  if (human && !view.outcome && human !== view.sideToMove) {
-    settings.mode = view.sideToMove === 'x' ? 'ai-x' : 'ai-o';
-  }
-  if (settings.mode === 'watch') state.paused = true;
-  if (JSON.stringify(settings) !== JSON.stringify(state.settings)) {
-    state.settings = settings;
-    storage.saveSettings(state.settings);
-  }
-  // The same game loaded again (a replay from the history) keeps its entry.
-  const known = loadHistory().games.find((g) => (g.tree ?? g.record) === (loaded.treeRecord() ?? ''));
-  state.gameId = known?.id ?? newGameId();
-  state.live = false;
-  gameReview.set(gameReview.stored(known, view));
-  commit('load');
-  return { ok: true };
-}
-
 /**
  * Starts the controller: restores settings and the game (setting aside
  * anything unreadable), draws, and lets the AI move if it is its turn.
@@ -462,15 +350,10 @@ export function start({ render, aiClient, levels, confirm }) {
   ai = aiClient;
   if (confirm) ask = confirm;
   state.levels = levels;
-  const names = levels.map((l) => l.name);
-  const fallback = names.includes('medium') ? 'medium' : names[0];
-  const settings = { ...DEFAULT_SETTINGS, ...(storage.loadSettings(names) ?? {}) };
-  if (!names.includes(settings.level)) settings.level = fallback;
-  if (!names.includes(settings.levelO)) settings.levelO = settings.level;
-  state.settings = settings;
+  state.settings = setup.storedSettings(levels.map((l) => l.name));
   state.game = saving.restore();
   state.review = gameReview.stored(findGame(state.gameId), state.game.view());
-  if (ai && settings.mode !== 'human') ai.newGame(levelOf('x'));
+  setup.engineNewGame();
   const problems = storage.takeProblems();
   if (problems.length > 0) {
     state.notice = { text: saving.problemNotice(problems), tone: 'warn' };

@@ -2,9 +2,10 @@
 // The Online tab (#online-host): create a room (game, rules, colour,
 // clock), pass the invitation link on, and the room's own buttons (resign,
 // draw, rematch, leave); the players' clocks in the chips; and joining the
-// room an invitation link (`?room=CODE`) names. The game itself goes
-// through the controller (onlineEnter ... onlineLeave), which the server's
-// room states drive.
+// room an invitation link (`?room=CODE`) names. The session and its room
+// are features/online.js's (through the controller's onlineCreate ...
+// onlineLeave); this pane renders what `controller.onlineRoom()` says,
+// whenever the game changes for an online cause, and calls the actions.
 //
 // The page root carries `data-online-state`: connecting | waiting |
 // playing | reconnecting | over, or unavailable when no server answers;
@@ -17,7 +18,6 @@
 import { t, onLangChange } from './i18n.js';
 import { el } from './dom.js';
 import { copyText } from './share.js';
-import { OnlineSession } from './online.js';
 
 /** The clocks offered: none, then seconds at the start + seconds a move. */
 const CLOCKS = [null, [60, 1], [180, 2], [300, 0], [600, 5]];
@@ -43,14 +43,6 @@ function select(name, options) {
   const node = el('select', { name, id: `online-${name}` });
   for (const [value, labelKey] of options) node.append(el('option', { value, 'data-label': labelKey }));
   return node;
-}
-
-/** The server's refusals a player may meet, by code; any other is said in general terms. */
-const REFUSALS = new Set(['no-such-room', 'server-full', 'rate-limited', 'not-your-turn', 'stale-move', 'game-over', 'no-opponent']);
-
-/** A refusal (`{code, message}` from the server) in the player's language. */
-export function refusalText(refusal) {
-  return t(REFUSALS.has(refusal?.code) ? `online.err.${refusal.code}` : 'online.err.other');
 }
 
 /** Whether the browser says it has no network (an unknown answer counts as online). */
@@ -110,30 +102,7 @@ export function initOnline(host, controller, { tabs }) {
   // Why online play cannot happen comes first, where it is seen without scrolling the pane.
   host.replaceChildren(el('section', { 'aria-labelledby': 'online-heading' }, heading, unavailable, intro, form, room));
 
-  let session = null;
-  /** Why the last attempt to create or join failed, shown under the form. */
-  let problem = null;
-  let roomState = null;
-  let role = null;
-  let connection = null;
-  let receivedAt = 0;
   let ticker = 0;
-
-  const mySide = () => {
-    const seat = { seat0: 0, seat1: 1 }[role];
-    if (seat === undefined || !roomState) return null;
-    return seat === roomState.xSeat ? 'x' : 'o';
-  };
-
-  const pageState = () => {
-    if (connection === 'unavailable') return 'unavailable';
-    if (!session) return null;
-    if (connection === 'reconnecting') return 'reconnecting';
-    if (!roomState) return 'connecting';
-    if (roomState.result) return 'over';
-    if (roomState.x === 'empty' || roomState.o === 'empty') return 'waiting';
-    return 'playing';
-  };
 
   const setRoomInUrl = (code) => {
     const url = new URL(window.location.href);
@@ -142,7 +111,9 @@ export function initOnline(host, controller, { tabs }) {
     if (url.href !== window.location.href) window.history.replaceState(null, '', url.href);
   };
 
+  /** Counts the running clock down from the room's last state, every 100 ms while one runs. */
   const tickClocks = () => {
+    const { roomState, receivedAt, inSession } = controller.onlineRoom();
     const clocks = roomState?.clock;
     for (const side of ['x', 'o']) {
       const node = /** @type {HTMLElement | null} */ (document.querySelector(`[data-clock="${side}"]`));
@@ -155,7 +126,7 @@ export function initOnline(host, controller, { tabs }) {
       if (node.textContent !== text) node.textContent = text;
       node.dataset.low = String(ms < LOW_MS);
     }
-    const running = Boolean(clocks?.running) && session !== null;
+    const running = Boolean(clocks?.running) && inSession;
     if (running && !ticker) ticker = window.setInterval(tickClocks, 100);
     if (!running && ticker) {
       window.clearInterval(ticker);
@@ -165,7 +136,7 @@ export function initOnline(host, controller, { tabs }) {
 
   let shown = null;
   const render = () => {
-    const state = pageState();
+    const { phase: state, problem, code, roomState, side, inSession } = controller.onlineRoom();
     if (state) document.documentElement.dataset.onlineState = state;
     else delete document.documentElement.dataset.onlineState;
     // A game begins (the friend came, or a rematch): bring the board back
@@ -188,18 +159,20 @@ export function initOnline(host, controller, { tabs }) {
     leave.textContent = t('online.leave');
     rules.disabled = kind.value === 'classic';
 
-    form.hidden = session !== null;
-    intro.hidden = session !== null;
+    // The address names the room while in one, for a reload to come back.
+    if (code) setRoomInUrl(code);
+    else if (!inSession) setRoomInUrl(null);
+    form.hidden = inSession;
+    intro.hidden = inSession;
     const offline = isOffline();
     create.disabled = offline;
     unavailable.hidden = state !== 'unavailable' && !problem && !offline;
-    unavailable.textContent = offline ? t('online.offline') : problem ?? t('online.unavailable');
-    room.hidden = !session || !roomState;
+    unavailable.textContent = t(offline ? 'online.offline' : problem ?? 'online.unavailable');
+    room.hidden = !inSession || !roomState;
     if (!roomState) {
       tickClocks();
       return;
     }
-    const side = mySide();
     const inPlay = roomState.result === null;
     const seated = roomState.x !== 'empty' && roomState.o !== 'empty';
     const theirOffer = side && roomState.drawOffer && roomState.drawOffer !== side;
@@ -224,64 +197,6 @@ export function initOnline(host, controller, { tabs }) {
     tickClocks();
   };
 
-  /** Back to the form and the local game, saying `why`. */
-  const giveUp = (why) => {
-    if (session) session.close();
-    session = null;
-    roomState = null;
-    role = null;
-    connection = null;
-    problem = why;
-    controller.onlineLeave();
-    setRoomInUrl(null);
-    render();
-  };
-
-  const start = (begin) => {
-    if (session) session.close();
-    problem = null;
-    roomState = null;
-    role = null;
-    connection = 'connecting';
-    session = new OnlineSession({
-      joined: (message) => {
-        role = message.role;
-        controller.onlineJoined(message.room, message.role);
-        setRoomInUrl(message.room);
-        render();
-      },
-      state: (state) => {
-        roomState = state;
-        receivedAt = performance.now();
-        controller.onlineState(state);
-        render();
-      },
-      // Refused before any room was entered (no such room, too many rooms,
-      // the server full): nothing to show but the reason.
-      error: (message) => (role === null ? giveUp(refusalText(message)) : controller.onlineRefused(refusalText(message))),
-      connection: (status) => {
-        if (status === 'closed') return;
-        if (status === 'refused') {
-          giveUp(t('online.closedByServer'));
-          return;
-        }
-        connection = status;
-        if (status === 'unavailable') {
-          // No server behind this site: back to the local game.
-          session = null;
-          controller.onlineLeave();
-          setRoomInUrl(null);
-        } else {
-          controller.onlineConnection(status);
-        }
-        render();
-      },
-    });
-    controller.onlineEnter((message) => session?.send(message) ?? false);
-    begin(session);
-    render();
-  };
-
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const preset = CLOCKS[Number(clock.value)] ?? null;
@@ -291,7 +206,7 @@ export function initOnline(host, controller, { tabs }) {
       colour: colour.value,
       clock: preset && { initial: preset[0], increment: preset[1] },
     };
-    start((s) => s.create(options));
+    controller.onlineCreate(options);
   });
   kind.addEventListener('change', render);
   copy.addEventListener('click', async () => {
@@ -300,19 +215,13 @@ export function initOnline(host, controller, { tabs }) {
   share.addEventListener('click', () => {
     navigator.share({ title: t('app.title'), text: t('online.shareText'), url: link.href }).catch(() => {});
   });
-  resign.addEventListener('click', () => session?.send({ type: 'resign' }));
-  draw.addEventListener('click', () => session?.send({ type: 'offerDraw' }));
-  decline.addEventListener('click', () => session?.send({ type: 'declineDraw' }));
-  rematch.addEventListener('click', () => session?.send({ type: 'rematch' }));
-  leave.addEventListener('click', () => {
-    if (!session) return;
-    session.leave();
-    session = null;
-    roomState = null;
-    connection = null;
-    setRoomInUrl(null);
-    controller.onlineLeave();
-    render();
+  resign.addEventListener('click', () => controller.onlineResign());
+  draw.addEventListener('click', () => controller.onlineOfferDraw());
+  decline.addEventListener('click', () => controller.onlineDeclineDraw());
+  rematch.addEventListener('click', () => controller.rematch());
+  leave.addEventListener('click', () => controller.onlineLeave());
+  controller.subscribe((change) => {
+    if (change.cause === 'online') render();
   });
   onLangChange(render);
   window.addEventListener('online', render);
@@ -321,11 +230,10 @@ export function initOnline(host, controller, { tabs }) {
   const settings = controller.getState();
   kind.value = settings.kind;
   rules.value = settings.rules;
-  render();
-
+  // Read before the first drawing, which takes a room the page is not in out of the address.
   const code = new URLSearchParams(window.location.search).get('room');
   if (code && ROOM_CODE.test(code)) {
     tabs.show('online');
-    start((s) => s.join(code));
-  }
+    controller.onlineJoin(code);
+  } else render();
 }

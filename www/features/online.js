@@ -1,23 +1,52 @@
 // @ts-check
-// Online play, the page's side: the server's game replaces the local one,
-// which stays saved and comes back on leaving. Moves go to the server
-// (after the core has checked them here) and the board follows the room
-// state the server sends; no AI plays, nothing is undone, and a finished
-// game enters the history as mode 'online'. onlinepanel.js holds the
-// connection and calls enter, connection, joined, state, refused and leave.
+// Online play, the page's side: one session with the server (online.js's
+// OnlineSession) and the room it is in. The server's game replaces the
+// local one, which stays saved and comes back on leaving. Moves go to the
+// server (after the core has checked them here) and the board follows the
+// room states the server sends; no AI plays, nothing is undone, and a
+// finished game enters the history as mode 'online'. The Online pane
+// (onlinepanel.js) renders `room()` and calls the actions.
 
-import { WebGame } from '../wasm.js';
 import { t } from '../i18n.js';
+import { WebGame } from '../wasm.js';
 import { refusalOn } from './play.js';
+import { awaits, phaseOf, sideOf } from './room.js';
+
+/** The server's refusals a player may meet, by code; any other is said in general terms. */
+const REFUSALS = new Set(['no-such-room', 'server-full', 'rate-limited', 'not-your-turn', 'stale-move', 'game-over', 'no-opponent']);
+
+/**
+ * The string key that says refusal `{code, message}` in the player's language.
+ * @param {{code?: string}} refusal
+ */
+export function refusalKey(refusal) {
+  return REFUSALS.has(refusal?.code) ? `online.err.${refusal.code}` : 'online.err.other';
+}
+
+/**
+ * @typedef {{
+ *   connection: string,
+ *   room: string | null,
+ *   role: import('../protocol').Role | null,
+ *   side: import('../protocol').Side | null,
+ *   roomState: import('../protocol').RoomState | null,
+ *   receivedAt: number,
+ *   recorded: Set<string>,
+ *   inPlay: Set<string>,
+ * }} OnlineState
+ */
 
 /**
  * Online play in `state` (the controller's; `online` is this feature's to
- * change). What it needs of the controller: `announce(cause, options)`,
- * `notify(text, tone)` and `clearNotice()`; `stopAi()`, `endPuzzle()`;
- * `record(result)` (into the history), `dropStaleReview()`, `startReview()`;
- * `restore()` (the local game as saved), `commit(cause)` and `jump(ply)`.
+ * change: an OnlineState while in a session, else null). `connect(on)`
+ * opens a session (an OnlineSession with the listeners `on`). What it needs
+ * of the controller: `announce(cause, options)`, `notify(text, tone)` and
+ * `clearNotice()`; `stopAi()`, `endPuzzle()`; `record(result)` (into the
+ * history), `dropStaleReview()`, `startReview()`; `restore()` (the local
+ * game as saved), `commit(cause)` and `jump(ply)`.
  * @param {{
  *   state: any,
+ *   connect: (on: any) => import('../online.js').OnlineSession,
  *   announce: (cause: GameCause, options?: { forward?: boolean, played?: boolean, ended?: boolean }) => void,
  *   notify: (text: string, tone?: string) => void,
  *   clearNotice: () => void,
@@ -32,26 +61,29 @@ import { refusalOn } from './play.js';
  * }} deps
  */
 export function createOnline(deps) {
-  const { state, announce, notify, clearNotice, stopAi, endPuzzle, record, dropStaleReview, startReview, restore, commit, jump } = deps;
+  const { state, connect, announce, notify, clearNotice, stopAi, endPuzzle, record, dropStaleReview, startReview, restore, commit, jump } = deps;
+  /** @type {import('../online.js').OnlineSession | null} */
+  let session = null;
+  /** The string key of why the last attempt to create or join failed, or null. */
+  let problem = null;
+  /** True when the last attempt never reached a server. */
+  let unavailable = false;
 
-  /** Online: whether this page's player may move now (the server checks again). */
-  function onlineCanMove() {
-    const rs = state.online.roomState;
-    return Boolean(
-      rs && state.online.side && state.online.connection === 'open' && rs.result === null &&
-        rs.x !== 'empty' && rs.o !== 'empty' && rs.toMove === state.online.side,
-    );
+  /** Whether this page's player may move now (the server checks again). */
+  function canMove() {
+    const { online } = state;
+    return Boolean(online?.roomState) && online.connection === 'open' && awaits(online.roomState, online.side);
   }
 
-  /** Online: checks the move with the core, then sends it; the board moves when the server says so. */
-  function playOnline(board, cell, refuse) {
+  /** Checks the move with the core, then sends it; the board moves when the server says so. */
+  function play(board, cell, refuse) {
     const { online, view } = state;
     const rs = online.roomState;
     if (!rs || online.connection !== 'open') return refuse('onlineOffline');
     if (!online.side) return refuse('onlineWatching');
     if (rs.result) return refuse('game-over');
     if (rs.x === 'empty' || rs.o === 'empty') return refuse('onlineAlone');
-    if (rs.toMove !== online.side) return refuse('onlineTheirTurn');
+    if (!awaits(rs, online.side)) return refuse('onlineTheirTurn');
     if (view.ply < view.length) {
       jump(view.length);
       return refuse('changed');
@@ -59,52 +91,99 @@ export function createOnline(deps) {
     const error = refusalOn(rs.record, view.length, board, cell);
     if (error) return refuse(error.code ?? 'other', error);
     clearNotice();
-    online.send({ type: 'move', ply: view.length, board, cell });
+    send({ type: 'move', ply: view.length, board, cell });
     return { ok: true };
   }
 
   /**
-   * Enters online play: `send(message)` reaches the server. The local game
-   * stays saved; the board shows the room's game from the first state on.
+   * Sends `message` to the server; false when not connected.
+   * @param {import('../protocol').ClientMessage} message
    */
-  function onlineEnter(send) {
+  function send(message) {
+    return session?.send(message) ?? false;
+  }
+
+  /** Opens a room with `options` (see docs/protocol.md) and enters it. */
+  function create(options) {
+    begin((s) => s.create(options));
+  }
+
+  /** Enters room `code`, back into this browser's seat if it holds one. */
+  function join(code) {
+    begin((s) => s.join(code));
+  }
+
+  /**
+   * Starts a session in place of any other and opens it with `open(session)`.
+   * The local game stays saved; the board shows the room's game from the
+   * first state on.
+   */
+  function begin(open) {
+    session?.close();
+    problem = null;
+    unavailable = false;
     stopAi();
     clearNotice();
     if (state.puzzle) endPuzzle();
-    state.online = {
-      connection: 'connecting',
-      room: null,
-      role: null,
-      side: null,
-      roomState: null,
-      send,
-      recorded: new Set(),
-      inPlay: new Set(),
+    /** @type {OnlineState} */
+    const online = { connection: 'connecting', room: null, role: null, side: null, roomState: null, receivedAt: 0, recorded: new Set(), inPlay: new Set() };
+    state.online = online;
+    const mine = connect(listeners(() => session === mine));
+    session = mine;
+    open(mine);
+    announce('online');
+  }
+
+  /** The session's listeners; `current()` is false once another session took its place. */
+  function listeners(current) {
+    return {
+      joined: (message) => current() && joined(message),
+      state: (roomState) => current() && roomStateCame(roomState),
+      // Refused before any room was entered (no such room, too many rooms,
+      // the server full): nothing to show but the reason.
+      error: (message) => {
+        if (!current()) return;
+        if (state.online?.role === null) giveUp(refusalKey(message));
+        else notify(t('online.refused', { error: t(refusalKey(message)) }), 'warn');
+      },
+      connection: (status) => current() && connectionIs(status),
     };
+  }
+
+  /** The connection's status: 'connecting' | 'open' | 'reconnecting', or the session's end. */
+  function connectionIs(status) {
+    if (status === 'closed') return;
+    if (status === 'refused') {
+      giveUp('online.closedByServer');
+      return;
+    }
+    if (status === 'unavailable') {
+      // No server behind this site: back to the local game.
+      session = null;
+      unavailable = true;
+      backToLocal();
+      return;
+    }
+    state.online.connection = status;
     announce('online');
   }
 
-  /** The connection's status: 'connecting' | 'open' | 'reconnecting' | 'unavailable'. */
-  function onlineConnection(connection) {
-    if (!state.online) return;
-    state.online.connection = connection;
-    announce('online');
-  }
-
-  /** The server placed this page in `room` as `role` ('seat0' | 'seat1' | 'spectator'). */
-  function onlineJoined(room, role) {
-    if (!state.online) return;
+  /** The server placed this page in a room as `role` ('seat0' | 'seat1' | 'spectator'). */
+  function joined({ room, role }) {
     Object.assign(state.online, { room, role });
+    if (state.online.roomState) state.online.side = sideOf(state.online.roomState, role);
     announce('online');
   }
 
-  /** A room state from the server: the board follows it. */
-  function onlineState(roomState) {
+  /**
+   * A room state from the server: the board follows it.
+   * @param {import('../protocol').RoomState} roomState
+   */
+  function roomStateCame(roomState) {
     const { online } = state;
-    if (!online) return;
-    const seat = { seat0: 0, seat1: 1 }[online.role];
-    online.side = seat === undefined ? null : seat === roomState.xSeat ? 'x' : 'o';
+    online.side = sideOf(roomState, online.role);
     online.roomState = roomState;
+    online.receivedAt = performance.now();
     const before = state.game && { id: state.gameId, record: state.game.record(), length: state.view.length };
     const game = WebGame.fromText(roomState.record);
     if (state.game) state.game.free();
@@ -124,26 +203,37 @@ export function createOnline(deps) {
     if (roomState.result === null) online.inPlay.add(key);
     // A move is told as played when the room's game is the one shown with one
     // more move; the end card is for a game seen being played, not one found finished.
-    const played = Boolean(before) && before.id === state.gameId && onlineOneMoreMove(before, game);
+    const played = Boolean(before) && before.id === state.gameId && oneMoreMove(before, game);
     announce('online', { forward: played, played, ended: finishedNow && online.inPlay.has(key) });
     dropStaleReview();
     if (finishedNow && online.inPlay.has(key)) startReview();
   }
 
   /** Whether `game` (the room's, shown at its end) is the game `before` showed at its end with one more move. */
-  function onlineOneMoreMove(before, game) {
+  function oneMoreMove(before, game) {
     const now = game.record();
     return Boolean(before.record && now) && state.view.length === before.length + 1 && now.startsWith(before.record);
   }
 
-  /** A frame the server refused: shown in the status line. */
-  function onlineRefused(message) {
-    if (!state.online) return;
-    notify(t('online.refused', { error: message }), 'warn');
+  /** Back to the form and the local game, saying why (the key of a string). */
+  function giveUp(why) {
+    session?.close();
+    session = null;
+    problem = why;
+    if (state.online) backToLocal();
+    else announce('online');
   }
 
-  /** Leaves online play: the local game comes back as it was saved. */
-  function onlineLeave() {
+  /** Leaves the room for good (a game in play is given up): the local game comes back. */
+  function leave() {
+    if (!session) return;
+    session.leave();
+    session = null;
+    backToLocal();
+  }
+
+  /** The local game comes back as it was saved. */
+  function backToLocal() {
     if (!state.online) return;
     state.online = null;
     const local = restore();
@@ -153,20 +243,37 @@ export function createOnline(deps) {
     commit('online');
   }
 
-  /** Whether the page is in an online room. */
-  function isOnline() {
-    return state.online !== null;
+  /**
+   * What the Online pane shows: `phase` (the page root's
+   * `data-online-state`: connecting | waiting | playing | reconnecting |
+   * over, 'unavailable' when no server answered, null when not online),
+   * `problem` (the key of why the last attempt failed, or null), and while
+   * in a room its code, its state, this page's side and when the state came.
+   */
+  function room() {
+    const { online } = state;
+    return {
+      phase: unavailable ? 'unavailable' : online ? phaseOf(online.roomState, online.connection) : null,
+      problem,
+      code: online?.room ?? null,
+      roomState: online?.roomState ?? null,
+      side: online?.side ?? null,
+      receivedAt: online?.receivedAt ?? 0,
+      inSession: session !== null,
+    };
   }
 
   return {
-    canMove: onlineCanMove,
-    play: playOnline,
-    enter: onlineEnter,
-    connection: onlineConnection,
-    joined: onlineJoined,
-    state: onlineState,
-    refused: onlineRefused,
-    leave: onlineLeave,
-    isOnline,
+    canMove,
+    play,
+    create,
+    join,
+    leave,
+    room,
+    resign: () => send({ type: 'resign' }),
+    offerDraw: () => send({ type: 'offerDraw' }),
+    declineDraw: () => send({ type: 'declineDraw' }),
+    rematch: () => send({ type: 'rematch' }),
+    isOnline: () => state.online !== null,
   };
 }
