@@ -9,7 +9,6 @@
 // and keeps quiet where an evaluation would help one side: online, in a
 // puzzle, and (in numbers) during a game against the AI.
 
-import { WebGame } from '../wasm.js';
 import { findGame, finished as finishedEntry } from '../records.js';
 
 /**
@@ -112,31 +111,6 @@ export function createAnalysis({ state, ai: aiOf, tell, isAiTurn, pondering }) {
     maybeAnalyse();
   }
 
-  /** The last record found to end in a finished position, or not: `{record, over}`. */
-  let lineEnd = { record: null, over: false };
-
-  /**
-   * True when the line on the board ends in a finished position (the core's
-   * view at the end of its record says so), wherever the cursor is.
-   */
-  function lineOver() {
-    if (state.view.outcome !== null) return true;
-    if (state.view.ply === state.view.length) return false;
-    const record = state.game.record();
-    if (lineEnd.record !== record) {
-      let end = null;
-      try {
-        end = WebGame.fromText(record);
-        lineEnd = { record, over: end.view().outcome !== null };
-      } catch {
-        lineEnd = { record, over: false };
-      } finally {
-        if (end) end.free();
-      }
-    }
-    return lineEnd.over;
-  }
-
   /**
    * True while the game on the board is one against the AI still being
    * played: the evaluation bar then keeps the engine's numbers, best line and
@@ -149,7 +123,7 @@ export function createAnalysis({ state, ai: aiOf, tell, isAiTurn, pondering }) {
     const { mode } = state.settings;
     if (!state.game || state.online || (mode !== 'ai-x' && mode !== 'ai-o')) return false;
     const known = findGame(state.gameId);
-    return !(known && finishedEntry(known)) && !lineOver();
+    return !(known && finishedEntry(known)) && !state.view.lineOver;
   }
 
   /**

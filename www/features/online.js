@@ -9,7 +9,7 @@
 
 import { t } from '../i18n.js';
 import { WebGame } from '../wasm.js';
-import { refusalOn } from './play.js';
+import { refusalOf } from './play.js';
 import { awaits, phaseOf, sideOf } from './room.js';
 
 /** The server's refusals a player may meet, by code; any other is said in general terms. */
@@ -88,7 +88,7 @@ export function createOnline(deps) {
       jump(view.length);
       return refuse('changed');
     }
-    const error = refusalOn(rs.record, view.length, board, cell);
+    const error = refusalOf(state.game, board, cell);
     if (error) return refuse(error.code ?? 'other', error);
     clearNotice();
     send({ type: 'move', ply: view.length, board, cell });

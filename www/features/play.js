@@ -6,24 +6,22 @@
 // position, and AI vs AI's Step. Every rule is the core's: a refusal says
 // what the core said.
 
-import { WebGame } from '../wasm.js';
 import { refusal, humanSide } from '../status.js';
 import { showSavedLine } from './saving.js';
 
 /**
- * The core's refusal of a move at (`board`, `cell`) after `ply` moves of
- * the game read from `record`, tried on a copy; null when it is legal.
+ * The core's refusal of a move at (`board`, `cell`) at the cursor of
+ * `game`, which does not change; null when it is legal.
+ * @param {import('../pkg/uttt_page.js').WebGame} game
+ * @param {number} board
+ * @param {number} cell
  */
-export function refusalOn(record, ply, board, cell) {
-  const probe = WebGame.fromText(record);
+export function refusalOf(game, board, cell) {
   try {
-    probe.jump(ply);
-    probe.play(board, cell);
+    game.check(board, cell);
     return null;
   } catch (error) {
     return error;
-  } finally {
-    probe.free();
   }
 }
 

@@ -7,11 +7,10 @@
 // ('puzzle' changes). The review belongs to one line of one game: another
 // line on the board drops it, and the line kept with it brings it back.
 
-import { WebGame } from '../wasm.js';
 import { attachReview, findGame } from '../records.js';
 import { packReview, unpackReview } from '../reviews.js';
 import { t } from '../i18n.js';
-import { refusalOn } from './play.js';
+import { refusalOf } from './play.js';
 
 /**
  * The review of the game in `state` (the controller's: its `review` and
@@ -144,26 +143,6 @@ export function createReview(deps) {
   }
 
   /**
-   * Where the first move of `line` lands after `ply` moves of the game on
-   * the board, as `{board, cell}`, or null if the core does not take it
-   * there: the record up to `ply` with the move appended is read back.
-   */
-  function moveAt(ply, move) {
-    const record = state.game.record();
-    const head = record.slice(0, record.indexOf(':') + 1);
-    let probe = null;
-    try {
-      probe = WebGame.fromText(head + state.view.moves.slice(0, ply).join('') + move);
-      const view = probe.view();
-      return view.length === ply + 1 ? { board: view.lastBoard, cell: view.lastCell } : null;
-    } catch {
-      return null;
-    } finally {
-      if (probe) probe.free();
-    }
-  }
-
-  /**
    * Starts puzzle `index` of the finished review: its position is shown, and
    * a click on the board answers it (see answerPuzzle) instead of playing,
    * until the position is left. The AI and the live evaluation wait. False
@@ -172,8 +151,10 @@ export function createReview(deps) {
   function startPuzzle(index) {
     const found = state.review?.status === 'done' ? state.review.puzzles?.[index] : undefined;
     if (!found || state.online || state.review.record !== state.game.record()) return false;
-    const answer = moveAt(found.ply, found.solution[0]);
-    if (!answer) return false;
+    // The core reads the answer's notation where the puzzle stands.
+    const square = state.game.moveAfter(found.ply, found.solution[0]);
+    if (square === undefined) return false;
+    const answer = { board: Math.floor(square / 9), cell: square % 9 };
     const from = state.puzzle?.from ?? state.view.ply;
     showPosition(found.ply, () => setPuzzle({ index, status: 'open', tries: 0, answer, from }));
     return true;
@@ -187,7 +168,7 @@ export function createReview(deps) {
       settlePuzzle('solved');
       return { ok: true };
     }
-    const error = refusalOn(state.game.record(), state.view.ply, board, cell);
+    const error = refusalOf(state.game, board, cell);
     if (error) return refuse(error.code ?? 'other', error);
     puzzle.tries += 1;
     setPuzzle(puzzle);

@@ -105,6 +105,15 @@ impl AnyGame {
         self.visit(RecordOf)
     }
 
+    /// The move `text` names in this game's notation (`e5`; Classic `b2`),
+    /// as its board and cell (Classic: board 0), legal or not here.
+    ///
+    /// # Errors
+    /// Where and why `text` is not a move of this game type.
+    pub fn parse_move(&self, text: &str) -> Result<(u8, u8), ParseError> {
+        self.visit(MoveNamed(text))
+    }
+
     /// The position string of the position at the cursor.
     #[must_use]
     pub fn position_string(&self) -> String {
@@ -112,6 +121,16 @@ impl AnyGame {
             AnyGame::Ultimate(h) => position_string(h.current()),
             AnyGame::Classic(h) => classic_position_string(h.current()),
         }
+    }
+}
+
+/// A move read in the notation of the game visited.
+struct MoveNamed<'a>(&'a str);
+
+impl Visit for MoveNamed<'_> {
+    type Output = Result<(u8, u8), ParseError>;
+    fn visit<G: AnyKind>(self, _: &History<G>) -> Self::Output {
+        G::parse_move(self.0).map(G::board_and_cell)
     }
 }
 

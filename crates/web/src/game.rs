@@ -12,6 +12,15 @@ use crate::error::{ApiError, ErrorCode};
 use crate::lines;
 use crate::view::View;
 
+/// A move by its place: the small board (Classic: 0) and the cell, 0-8.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Square {
+    /// The small board.
+    pub board: u8,
+    /// The cell in it.
+    pub cell: u8,
+}
+
 /// A game in progress with its whole history and its variations.
 ///
 /// The shown line is a history like any game's: undo, redo and jumps move
@@ -87,6 +96,18 @@ impl WebGame {
     /// or a board other than 0 in Classic; otherwise why the move is
     /// illegal (`wrong-board`, `cell-taken`, ...). Nothing changes on error.
     pub fn try_play(&mut self, board: Option<f64>, cell: Option<f64>) -> Result<(), ApiError> {
+        let mut line = self.played(board, cell)?;
+        lines::store(&mut self.tree, &mut line)?;
+        self.inner = line;
+        Ok(())
+    }
+
+    /// The line shown with the move at (`board`, `cell`) played at the
+    /// cursor, the game itself unchanged.
+    ///
+    /// # Errors
+    /// As [`WebGame::try_play`]'s.
+    fn played(&self, board: Option<f64>, cell: Option<f64>) -> Result<AnyGame, ApiError> {
         let board = args::index(board, "board", 8)?;
         let cell = args::index(cell, "cell", 8)?;
         if self.inner.kind() == GameKind::Classic && board != 0 {
@@ -97,9 +118,30 @@ impl WebGame {
         let mut line = self.inner.clone();
         // Both are at most 8, so they fit a u8.
         line.play(board as u8, cell as u8)?;
-        lines::store(&mut self.tree, &mut line)?;
-        self.inner = line;
-        Ok(())
+        Ok(line)
+    }
+
+    /// Whether the move at (`board`, `cell`) may be played at the cursor,
+    /// without playing it.
+    ///
+    /// # Errors
+    /// As [`WebGame::try_play`]'s.
+    pub fn try_check(&self, board: Option<f64>, cell: Option<f64>) -> Result<(), ApiError> {
+        self.played(board, cell).map(|_| ())
+    }
+
+    /// The move `text` (notation: `e5`, Classic `b2`) as a board and cell,
+    /// if it is legal after `ply` moves of the line shown.
+    #[must_use]
+    pub fn move_after(&self, ply: Option<f64>, text: &str) -> Option<Square> {
+        let ply = usize::try_from(args::index(ply, "ply", u32::MAX).ok()?).ok()?;
+        let mut line = self.inner.clone();
+        if !line.jump(ply) {
+            return None;
+        }
+        let (board, cell) = line.parse_move(text).ok()?;
+        line.play(board, cell).ok()?;
+        Some(Square { board, cell })
     }
 
     /// Shows the line through position `id` of [`WebGame::tree_items`],
@@ -158,7 +200,18 @@ impl WebGame {
         let mut view = View::of(&self.inner);
         (view.node, view.line_end) = lines::line_nodes(&self.tree, &self.inner);
         view.side_lines = self.tree.len() > self.len();
+        view.line_over = view.outcome.is_some() || self.line_ends_over();
         view
+    }
+
+    /// Whether the line shown ends in a finished game (at its last move,
+    /// wherever the cursor is).
+    fn line_ends_over(&self) -> bool {
+        if self.inner.cursor() == self.len() {
+            return self.inner.outcome().is_some();
+        }
+        let mut end = self.inner.clone();
+        end.jump(self.len()) && end.outcome().is_some()
     }
 
     /// Moves the cursor to `ply` moves from the start.
@@ -247,6 +300,25 @@ impl WebGame {
     pub fn play(&mut self, board: JsValue, cell: JsValue) -> Result<(), JsValue> {
         self.try_play(board.as_f64(), cell.as_f64())
             .map_err(ApiError::into_js)
+    }
+
+    /// Checks a move at (`board`, `cell`) as `play` would, without playing it.
+    ///
+    /// # Errors
+    /// Throws what `play` would throw; the game is unchanged either way.
+    pub fn check(&self, board: JsValue, cell: JsValue) -> Result<(), JsValue> {
+        self.try_check(board.as_f64(), cell.as_f64())
+            .map_err(ApiError::into_js)
+    }
+
+    /// The move `text` (notation: `e5`; Classic `b2`) as `board * 9 +
+    /// cell` (Classic: the cell), if it is legal after `ply` moves of the
+    /// line shown; else `undefined`. (A number, not an object: the page's
+    /// module stays small.)
+    #[wasm_bindgen(js_name = moveAfter)]
+    pub fn move_after_js(&self, ply: JsValue, text: &str) -> Option<u8> {
+        self.move_after(ply.as_f64(), text)
+            .map(|square| square.board * 9 + square.cell)
     }
 
     /// Takes back one move; false (and no change) at the start.
@@ -366,6 +438,62 @@ mod tests {
 
     fn snapshot(g: &WebGame) -> (String, Option<String>, usize) {
         (g.position_text(), g.record_text(), g.len())
+    }
+
+    #[test]
+    fn a_move_is_checked_as_play_would_and_nothing_changes() {
+        let mut g = WebGame::parse("ultimate-standard:e5").unwrap();
+        let before = snapshot(&g);
+        // e5 sent O to the centre board: d4 (board 0) is the wrong board.
+        assert!(g.try_check(Some(4.0), Some(0.0)).is_ok());
+        assert_eq!(
+            g.try_check(Some(0.0), Some(0.0)).unwrap_err().code,
+            ErrorCode::WrongBoard
+        );
+        assert_eq!(
+            g.try_check(Some(4.0), Some(4.0)).unwrap_err().code,
+            ErrorCode::CellTaken
+        );
+        assert_eq!(
+            g.try_check(Some(9.0), Some(0.0)).unwrap_err().code,
+            ErrorCode::BadArgument
+        );
+        assert_eq!(snapshot(&g), before);
+        g.try_jump(Some(0.0)).unwrap();
+        assert!(
+            g.try_check(Some(4.0), Some(4.0)).is_ok(),
+            "at the start e5 is free"
+        );
+    }
+
+    #[test]
+    fn a_move_named_after_some_moves_is_found_only_where_it_is_legal() {
+        let g = WebGame::parse("ultimate-standard:e5e4").unwrap();
+        let e4 = g.move_after(Some(1.0), "e4");
+        assert_eq!(e4, Some(Square { board: 4, cell: 1 }));
+        // After e5, d4 is in the wrong board; after two moves e4 is taken.
+        assert_eq!(g.move_after(Some(1.0), "a1"), None);
+        assert_eq!(g.move_after(Some(2.0), "e4"), None);
+        assert_eq!(g.move_after(Some(3.0), "e6"), None, "past the end");
+        assert_eq!(g.move_after(Some(1.0), "z9"), None);
+        let classic = WebGame::parse("classic:b2").unwrap();
+        assert_eq!(
+            classic.move_after(Some(1.0), "a1"),
+            Some(Square { board: 0, cell: 0 })
+        );
+    }
+
+    #[test]
+    fn the_view_says_whether_the_line_shown_ends_finished() {
+        let mut g = WebGame::parse("classic:a1b1a2b2a3").unwrap();
+        assert!(g.snapshot().line_over);
+        g.try_jump(Some(1.0)).unwrap();
+        let view = g.snapshot();
+        assert!(view.outcome.is_none() && view.line_over);
+        let mut open = WebGame::parse("classic:a1b1").unwrap();
+        assert!(!open.snapshot().line_over);
+        open.try_jump(Some(0.0)).unwrap();
+        assert!(!open.snapshot().line_over);
     }
 
     #[test]

@@ -68,6 +68,8 @@ pub struct View {
     /// Whether the game has moves off the line shown (other lines, or the
     /// tree's continuation after a line cut short).
     pub side_lines: bool,
+    /// Whether the line shown ends in a finished game, wherever the cursor is.
+    pub line_over: bool,
 }
 
 fn player_code(p: Option<Player>) -> u8 {
@@ -175,6 +177,7 @@ impl View {
             node: 0,
             line_end: 0,
             side_lines: false,
+            line_over: false,
         }
     }
 
@@ -216,6 +219,7 @@ impl View {
             node: 0,
             line_end: 0,
             side_lines: false,
+            line_over: false,
         }
     }
 }
