@@ -110,8 +110,8 @@ export class BoardView {
       small.dataset.playable = String(view.playable[b] === 1);
       if (status) small.dataset.winner = status;
       else delete small.dataset.winner;
-      const inBigLine = view.bigLine.includes(b);
-      small.toggleAttribute('data-line', inBigLine);
+      const inWinningThree = view.winningBoards.includes(b);
+      small.toggleAttribute('data-line', inWinningThree);
       if (ultimate) {
         let label = t('board.small', { board: name });
         if (status === 'draw') label = t('board.smallDrawn', { board: name });
@@ -135,8 +135,8 @@ export class BoardView {
       const legal = view.legal[i] === 1;
       cell.dataset.legal = String(legal);
       cell.toggleAttribute('data-last', view.lastBoard === b && view.lastCell === c);
-      const line = view.boardLines.slice(b * 3, b * 3 + 3);
-      cell.toggleAttribute('data-line', line.includes(c));
+      const winning = view.winningCells.slice(b * 3, b * 3 + 3);
+      cell.toggleAttribute('data-line', winning.includes(c));
       const content = t(mark ? `cell.${mark}` : 'cell.empty');
       const playableNow = legal && interactive;
       const key = (ultimate ? 'cell.label' : 'cell.labelClassic') + (playableNow ? 'Playable' : '');

@@ -9,24 +9,24 @@
 // of the game the features that follow it act, in this order (commit): the
 // AI's turns (features/aiturns.js), the game review and its puzzles
 // (review.js), the live evaluation and the worth overlay (analysis.js);
-// saving.js keeps the game and the history of games; setup.js the settings
+// saving.js keeps the game and the archive of games; setup.js the settings
 // and the games they start (new game, rematch, a record loaded). Each is
 // made here with what it needs.
 
 // Variations: a move from an earlier position starts a new line there and
 // the later moves stay as another (core's tree, through WebGame); the page
 // shows one line at a time, whose record (`record`) is the game for the
-// history, the review and the AI, and `tree` holds every line for saving
+// archive, the review and the AI, and `tree` holds every line for saving
 // and sharing.
 //
 // Online (onlineCreate or onlineJoin ... onlineLeave): the server's game replaces the local
 // one, which stays saved and comes back on leaving. Moves go to the server
 // (after the core has checked them here) and the board follows the room
 // state the server sends; no AI plays, nothing is undone, and a finished
-// game enters the history as mode 'online'.
+// game enters the archive as mode 'online'.
 
 import * as storage from './storage.js';
-import { findGame, loadHistory, scoreCard } from './records.js';
+import { findGame, loadArchive, scoreCard } from './records.js';
 import { describe } from './status.js';
 import { t } from './i18n.js';
 import { createStore } from './store.js';
@@ -53,7 +53,7 @@ const state = {
   game: null,
   /** @type {import('./pkg/uttt_page.js').View | null} */
   view: null,
-  /** Identifies the game in the history: undo and replay never make a second entry. */
+  /** Identifies the game in the archive: undo and replay never make a second entry. */
   gameId: '',
   /** True while the AI searches its move. */
   thinking: false,
@@ -80,7 +80,7 @@ const state = {
   /**
    * While in an online session (features/online.js's OnlineState):
    * the connection, the room and this page's role and side in it, its last
-   * state, and the ids of the games already put in the history and of
+   * state, and the ids of the games already put in the archive and of
    * those seen being played.
    * @type {import('./features/online.js').OnlineState | null}
    */
@@ -107,8 +107,8 @@ const aiTurns = createAiTurns({
 });
 const { levelOf, isAiTurn, pondering, stop: stopAi, maybeStart: maybeStartAi } = aiTurns;
 
-/** Saving the game and keeping the history of games (features/saving.js). */
-const saving = createSaving({ state, announce, historyChanged });
+/** Saving the game and keeping the archive of games (features/saving.js). */
+const saving = createSaving({ state, announce, archiveChanged });
 
 /** The live evaluation, the worth overlay and the Hint's search (features/analysis.js). */
 const analysis = createAnalysis({ state, ai: () => ai, tell, isAiTurn, pondering });
@@ -135,7 +135,7 @@ const gameReview = createReview({
   ai: () => ai,
   tell,
   announce,
-  historyChanged,
+  archiveChanged,
   afterWork: () => analysis.update(),
   clearNotice,
   showPosition: (ply, before) => browse('puzzle-start', () => {
@@ -252,7 +252,7 @@ const store = createStore();
  */
 export const subscribe = store.subscribe;
 
-/** Tells the panes of a change that is not one of the game (an engine report, the history, the review). */
+/** Tells the panes of a change that is not one of the game (an engine report, the archive, the review). */
 function tell(change) {
   store.commit(change);
 }
@@ -276,12 +276,12 @@ function announce(cause, { forward = false, played = false, ended = false } = {}
 let shown = { record: /** @type {string | null} */ (null), cursor: -1 };
 
 /**
- * The history of games changed (a game kept, a review attached, or the
- * history cleared in the Stats pane): the score card is redrawn, the panes told.
+ * The archive of games changed (a game kept, a review attached, or the
+ * archive cleared in the Stats pane): the score card is redrawn, the panes told.
  */
-export function historyChanged() {
+export function archiveChanged() {
   renderPage();
-  tell({ cause: 'history' });
+  tell({ cause: 'archive' });
 }
 
 /** The game as the panes read it (see GameState). */
@@ -299,7 +299,7 @@ export function pageState() {
     thinking: state.thinking,
     paused: state.paused,
     status,
-    scores: scoreCard(loadHistory().games, state.settings),
+    scores: scoreCard(loadArchive().games, state.settings),
     canUndo: undoSteps() > 0,
     canRedo: redoSteps() > 0,
     canContinue: canContinue(),

@@ -77,7 +77,7 @@ export function resultWords(state) {
     title = t('end.wins', { player: winner.toUpperCase() });
     tone = winner;
   }
-  const line = state.winLine.length === 3 ? lineIndex(state.winLine) : -1;
+  const line = state.winningThree.length === 3 ? lineIndex(state.winningThree) : -1;
   let detail;
   if (winner && line >= 0) {
     detail = t(ultimate ? 'end.lineBoards' : 'end.lineCells', { line: t(`end.line.${line}`) });

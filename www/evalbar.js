@@ -136,7 +136,7 @@ export function initEvalBar(host, controller, display) {
   // The last report deep enough for the words (see CALM_DEPTH), or null.
   let calm = null;
   // A game against the AI under way (read on each change of the game or
-  // the history, not on each report: it looks in the history).
+  // the archive, not on each report: it looks in the archive).
   let quiet = controller.evaluationQuiet();
   let capped = controller.evaluationCapped();
   // Whether the bar is in the viewport (its pane open, not scrolled away).
@@ -213,8 +213,8 @@ export function initEvalBar(host, controller, display) {
   };
   controller.subscribe((change) => {
     if ('game' in change) follow(change);
-    else if (change.cause === 'history') {
-      // A game put in the history as finished is over: the bar may say all.
+    else if (change.cause === 'archive') {
+      // A game put in the archive as finished is over: the bar may say all.
       quiet = controller.evaluationQuiet();
       draw();
     } else if (change.cause === 'progress') show(change.report, false);

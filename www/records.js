@@ -1,5 +1,5 @@
 // @ts-check
-// The local history of finished games and the statistics drawn from it.
+// The local archive of finished games and the statistics drawn from it.
 //
 // Stored under one versioned localStorage key. Anything unreadable is moved
 // aside under a dated key of its own (never thrown away, never thrown):
@@ -46,7 +46,7 @@ function cleanLines(tree, line, record) {
 export const LEVEL_ORDER = LEVELS;
 
 /**
- * A game of the history, as cleanEntry keeps it.
+ * A game of the archive, as cleanEntry keeps it.
  * @typedef {{
  *   id: string | null,
  *   date: string,
@@ -61,14 +61,14 @@ export const LEVEL_ORDER = LEVELS;
  *   tree?: string,
  *   line?: number,
  *   review?: ReturnType<typeof cleanReview>,
- * }} HistoryEntry
+ * }} ArchiveEntry
  */
 
 /**
  * Where an entry's fields are checked; returns a clean copy or null. An
  * entry may keep the game's other lines: `tree`, its record with
  * variations, and `line`, the id in it of the end of `record`'s line.
- * @returns {HistoryEntry | null}
+ * @returns {ArchiveEntry | null}
  */
 export function cleanEntry(raw) {
   if (!raw || typeof raw !== 'object') return null;
@@ -82,7 +82,7 @@ export function cleanEntry(raw) {
   if (mode === 'online' && side !== 'x' && side !== 'o') return null;
   if (mode === 'watch' && !LEVELS.includes(level)) return null;
   if (mode === 'watch' && levelO != null && !LEVELS.includes(levelO)) return null;
-  /** @type {HistoryEntry} */
+  /** @type {ArchiveEntry} */
   const clean = {
     id: id ?? null,
     date,
@@ -126,14 +126,14 @@ function setAside(text, storage) {
   }
 }
 
-/** The last history read, by its raw text: the page reads it on every redraw. */
+/** The last archive read, by its raw text: the page reads it on every redraw. */
 let cache = { text: null, games: [] };
 
 /**
- * Reads the history. Returns `{ games, problem }` where `problem` is null, or
+ * Reads the archive. Returns `{ games, problem }` where `problem` is null, or
  * 'corrupt' when the stored data could not be read and was set aside.
  */
-export function loadHistory(storage = localStorage) {
+export function loadArchive(storage = localStorage) {
   let text;
   try {
     text = storage.getItem(KEY);
@@ -173,7 +173,7 @@ function save(games, storage = localStorage) {
     cache = { text, games };
     return true;
   } catch {
-    return false; // quota or privacy mode: the game goes on without history
+    return false; // quota or privacy mode: the game goes on without the archive
   }
 }
 
@@ -186,7 +186,7 @@ function save(games, storage = localStorage) {
 export function addGame(game, storage = localStorage) {
   const entry = cleanEntry({ date: new Date().toISOString(), ...game });
   if (!entry) return null;
-  const { games } = loadHistory(storage);
+  const { games } = loadArchive(storage);
   const same = entry.id ? games.findIndex((g) => g.id === entry.id) : -1;
   if (same >= 0) {
     const old = games[same];
@@ -203,7 +203,7 @@ export function addGame(game, storage = localStorage) {
  * stored; false (nothing changes) if there is no such entry or nothing new.
  */
 export function keepLines(id, tree, line, storage = localStorage) {
-  const { games } = loadHistory(storage);
+  const { games } = loadArchive(storage);
   const index = games.findIndex((g) => g.id === id);
   if (index < 0) return false;
   const { tree: _tree, line: _line, ...entry } = games[index];
@@ -219,7 +219,7 @@ export function keepLines(id, tree, line, storage = localStorage) {
  * MAX_REVIEWS lose theirs. True when stored.
  */
 export function attachReview(id, record, review, storage = localStorage) {
-  const { games } = loadHistory(storage);
+  const { games } = loadArchive(storage);
   const index = games.findIndex((g) => g.id === id && g.record === record);
   const kept = cleanReview(review, record);
   if (index < 0 || !kept) return false;
@@ -239,11 +239,11 @@ export function attachReview(id, record, review, storage = localStorage) {
 /** The stored entry of game `id`, or null. */
 export function findGame(id, storage = localStorage) {
   if (!id) return null;
-  return loadHistory(storage).games.find((g) => g.id === id) ?? null;
+  return loadArchive(storage).games.find((g) => g.id === id) ?? null;
 }
 
 /**
- * The score card for the settings on the board, counted from the history:
+ * The score card for the settings on the board, counted from the archive:
  * against the AI, your wins and losses at this game type and level (shown
  * on your side and the AI's); otherwise X's and O's wins at this game type.
  * Returns `{x, o, draw}` by side of the board.
@@ -267,8 +267,8 @@ export function scoreCard(games, { kind, mode, level }) {
   return card;
 }
 
-/** Deletes the whole history. */
-export function clearHistory(storage = localStorage) {
+/** Deletes the whole archive. */
+export function clearArchive(storage = localStorage) {
   try {
     storage.removeItem(KEY);
   } catch {

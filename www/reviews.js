@@ -1,6 +1,6 @@
 // @ts-check
 // A game review as the page keeps it, and the compact form it is stored in
-// with the game in the history (see records.js).
+// with the game in the archive (see records.js).
 //
 // A review, as the worker reports it (crates/web/src/review.rs) and the
 // controller holds it: `{record, status, total, moves, x, o, puzzles}`,

@@ -1,6 +1,6 @@
 // @ts-check
 // The Share tab (#share-host): copy a link to the game, export and import
-// its record; and opening a game from the URL's fragment or the history.
+// its record; and opening a game from the URL's fragment or the archive.
 // Messages about opening a game go in the status box (#notice), where
 // they are seen; those of copy, export and import next to their buttons.
 
@@ -163,7 +163,7 @@ export function initSharing(host, controller, { focusMoves }) {
     state = change.game;
     // A message about opening a game is done once a new move is played or
     // another game is on the board (a new game, a rematch, new settings);
-    // the game it replaced stays in the history.
+    // the game it replaced stays in the archive.
     if (change.played || before.gameId !== state.gameId) notice.replaceChildren();
   });
   const translate = () => {

@@ -5,7 +5,7 @@
 // only through classes so it works under a strict CSP.
 
 import { t, tn, lang, onLangChange } from './i18n.js';
-import { LEVEL_ORDER, clearHistory, finished, loadHistory, personalOutcome, statistics } from './records.js';
+import { LEVEL_ORDER, clearArchive, finished, loadArchive, personalOutcome, statistics } from './records.js';
 import { el, svgEl } from './dom.js';
 
 /** How many games the chart and the list show (the newest). */
@@ -149,7 +149,7 @@ export function resultsChart(games) {
 }
 
 /** The newest finished games as a compact list (fits the narrow side column and phones). */
-function historyList(games, onReplay, showAll, onShowAll) {
+function archiveList(games, onReplay, showAll, onShowAll) {
   const newest = (showAll ? games : games.slice(-LIST_GAMES)).reverse();
   const items = newest.map((g) => {
     const date = formatDate(g.date);
@@ -189,13 +189,13 @@ function moreButton(total, showAll, onShowAll) {
 
 /**
  * Fills `panel` with the statistics and keeps it current: it is redrawn when
- * the history changes (the controller, which stores every game, tells
- * a 'history' change) and on a language switch. `onReplay(entry)` loads
+ * the archive changes (the controller, which stores every game, tells
+ * an 'archive' change) and on a language switch. `onReplay(entry)` loads
  * a game for review; `announce(text)` tells a screen reader.
  * @param {HTMLElement | null} panel
  * @param {Controller} controller
  * @param {{
- *   onReplay?: (entry: import('./records.js').HistoryEntry) => void,
+ *   onReplay?: (entry: import('./records.js').ArchiveEntry) => void,
  *   announce?: (text: string) => void,
  * }} [options]
  */
@@ -204,7 +204,7 @@ export function initStats(panel, controller, { onReplay, announce = () => {} } =
   panel.classList.add('stats-panel');
   let showAll = false;
   const render = () => {
-    const { games } = loadHistory();
+    const { games } = loadArchive();
     const { perLevel, human, watch, online } = statistics(games);
     const heading = el('h2', { id: 'stats-heading', class: 'card-title', text: t('stats.title') });
     panel.setAttribute('aria-labelledby', 'stats-heading');
@@ -216,8 +216,8 @@ export function initStats(panel, controller, { onReplay, announce = () => {} } =
     clear.addEventListener('click', () => {
       // eslint-disable-next-line no-alert -- a native confirm is accessible and needs no markup
       if (!window.confirm(t('stats.clearConfirm'))) return;
-      clearHistory();
-      controller.historyChanged();
+      clearArchive();
+      controller.archiveChanged();
       announce(t('stats.cleared'));
     });
     panel.replaceChildren(
@@ -228,7 +228,7 @@ export function initStats(panel, controller, { onReplay, announce = () => {} } =
       onlineTally(online),
       el('h3', { text: t('stats.chartTitle') }),
       resultsChart(games),
-      historyList(games, onReplay, showAll, () => {
+      archiveList(games, onReplay, showAll, () => {
         showAll = true;
         render();
         /** @type {HTMLButtonElement | null} */ (
@@ -239,7 +239,7 @@ export function initStats(panel, controller, { onReplay, announce = () => {} } =
     );
   };
   controller.subscribe((change) => {
-    if (change.cause === 'history') render();
+    if (change.cause === 'archive') render();
   });
   onLangChange(render);
   render();

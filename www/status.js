@@ -28,7 +28,7 @@ export function describe(view, { settings, thinking, paused = false, online = nu
         ? { text: t('status.youWin'), tone: 'win' }
         : { text: t('status.aiWins'), tone: 'lose' };
     }
-    const tiebreak = view.kind === 'ultimate' && view.rules === 'tiebreak' && view.bigLine.length === 0;
+    const tiebreak = view.kind === 'ultimate' && view.rules === 'tiebreak' && view.winningBoards.length === 0;
     if (tiebreak) {
       const [xs, os] = view.wonCounts;
       const won = winner === 'x' ? xs : os;

@@ -115,7 +115,7 @@ export function saveSettings(settings) {
  * Reads the saved game: `{record, cursor, line, id}` or `{position, id}`:
  * `record` with every line of the game, `line` the id of the shown line's
  * last position in it and `cursor` the moves shown (`line` is missing in
- * saves from before variations, `id`, the game's key in the history, in
+ * saves from before variations, `id`, the game's key in the archive, in
  * older ones still). The caller replays it through the core, and calls
  * `reportCorruptGame` if the core refuses it.
  */

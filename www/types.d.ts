@@ -47,8 +47,8 @@ declare global {
     toMove: string;
     over: boolean;
     result: string | null;
-    /** The three boards (Ultimate) or cells (Classic) of the winning line at the cursor; empty when there is none. */
-    winLine: number[];
+    /** The three boards (Ultimate) or cells (Classic) in a row that won the game at the cursor; empty when none did. */
+    winningThree: number[];
     /** Small boards won by X and by O at the cursor (the tie-break's count). */
     wonCounts: number[];
     thinking: boolean;
@@ -94,8 +94,8 @@ declare global {
   /** Every change the panes hear, once, through controller.js subscribe. */
   type Change =
     | GameChange
-    /** The history of games changed (a game kept, a review attached, the history cleared). */
-    | { cause: 'history' }
+    /** The archive of games changed (a game kept, a review attached, the archive cleared). */
+    | { cause: 'archive' }
     /** The game review changed (getReview()). */
     | { cause: 'review'; review: any }
     /** A puzzle started, was answered or revealed, or ended (null). */

@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { addGame, attachReview, keepLines, loadHistory, statistics, cleanEntry, MAX_GAMES, MAX_REVIEWS } from '../../www/records.js';
+import { addGame, attachReview, keepLines, loadArchive, statistics, cleanEntry, MAX_GAMES, MAX_REVIEWS } from '../../www/records.js';
 import { packReview, unpackReview, cleanReview, LINE_MOVES } from '../../www/reviews.js';
 import { recordFromHash, shareLink } from '../../www/share.js';
 
@@ -38,7 +38,7 @@ test('finished games are stored, counted per level, and capped', () => {
   addGame({ ...game('o', 'hard', 'o', 'ultimate-standard:a1b2'), id: 'game-4' }, storage);
   addGame({ ...game('o', 'hard', 'o', 'ultimate-standard:a1b2'), id: 'game-4' }, storage);
   addGame({ kind: 'classic', rules: 'standard', mode: 'human', result: 'x', record: 'classic:a1' }, storage);
-  const { games, problem } = loadHistory(storage);
+  const { games, problem } = loadArchive(storage);
   assert.equal(problem, null);
   assert.equal(games.length, 5);
   const s = statistics(games);
@@ -49,7 +49,7 @@ test('finished games are stored, counted per level, and capped', () => {
   for (let i = 0; i < MAX_GAMES + 5; i += 1) {
     addGame(game(i % 2 ? 'x' : 'o', 'easy', 'x', `ultimate-standard:${'e5'.repeat(i % 2)}`), storage);
   }
-  assert.equal(loadHistory(storage).games.length, MAX_GAMES);
+  assert.equal(loadArchive(storage).games.length, MAX_GAMES);
 });
 
 test('bad entries are refused and corrupt storage is set aside without throwing', () => {
@@ -70,7 +70,7 @@ test('bad entries are refused and corrupt storage is set aside without throwing'
   assert.equal(cleanEntry({ ...base, result: 'maybe' }), null);
 
   const storage = memoryStorage({ 'uttt.history': '{not json' });
-  assert.deepEqual(loadHistory(storage), { games: [], problem: 'corrupt' });
+  assert.deepEqual(loadArchive(storage), { games: [], problem: 'corrupt' });
   const aside = [...storage.map.keys()].filter((k) => k.startsWith('uttt.history.unreadable.'));
   assert.equal(aside.length, 1);
   assert.equal(storage.map.get(aside[0]), '{not json');
@@ -78,7 +78,7 @@ test('bad entries are refused and corrupt storage is set aside without throwing'
   const mixed = memoryStorage({
     'uttt.history': JSON.stringify({ v: 1, games: [base, { ...base, kind: 'chess' }] }),
   });
-  const read = loadHistory(mixed);
+  const read = loadArchive(mixed);
   assert.equal(read.games.length, 1);
   assert.equal(read.problem, 'partial');
   // The entry this version cannot read is kept under a key of its own, not lost on the next save.
@@ -148,7 +148,7 @@ test('a game review is stored compactly with its game, and a bad one is dropped,
   const game = { id: 'g-1', kind: 'classic', rules: 'standard', mode: 'human', result: 'x', record };
   addGame(game, storage);
   assert.equal(attachReview('g-1', record, packed, storage), true);
-  assert.deepEqual(loadHistory(storage).games[0].review, packed);
+  assert.deepEqual(loadArchive(storage).games[0].review, packed);
   assert.equal(attachReview('g-1', 'classic:a1', packed, storage), false);
   for (const bad of [
     { ...packed, v: 2 },
@@ -172,7 +172,7 @@ test('a game review is stored compactly with its game, and a bad one is dropped,
     addGame({ ...game, id: `g-${i + 2}` }, storage);
     attachReview(`g-${i + 2}`, record, packed, storage);
   }
-  const kept = loadHistory(storage).games;
+  const kept = loadArchive(storage).games;
   assert.equal(kept.filter((g) => g.review).length, MAX_REVIEWS);
   assert.equal(kept[0].review, undefined);
   assert.deepEqual(kept.at(-1).review, packed);
@@ -213,10 +213,10 @@ test('a game in the history keeps its other lines, and bad ones are dropped, not
   const record = 'classic:a1a2b2b3c3';
   const game = { id: 'g-1', kind: 'classic', rules: 'standard', mode: 'human', result: 'x', record };
   addGame({ ...game, tree: 'classic:a1a2b2b3c3(a3)', line: 5 }, storage);
-  assert.deepEqual({ ...loadHistory(storage).games[0], ...{ tree: 'classic:a1a2b2b3c3(a3)', line: 5 } }, loadHistory(storage).games[0]);
+  assert.deepEqual({ ...loadArchive(storage).games[0], ...{ tree: 'classic:a1a2b2b3c3(a3)', line: 5 } }, loadArchive(storage).games[0]);
   // A tree that is only the record itself is not kept twice.
   addGame({ ...game, id: 'g-2', tree: record, line: 5 }, storage);
-  assert.equal(loadHistory(storage).games[1].tree, undefined);
+  assert.equal(loadArchive(storage).games[1].tree, undefined);
   for (const [tree, line] of [
     ['classic:a1<b>', 1],
     ['ultimate-standard:e5(e4)', 1],
@@ -230,7 +230,7 @@ test('a game in the history keeps its other lines, and bad ones are dropped, not
   }
   // The lines tried after the end replace those kept; nothing new, nothing written.
   assert.equal(keepLines('g-1', 'classic:a1a2b2b3c3(a3)(c1)', 5, storage), true);
-  assert.equal(loadHistory(storage).games[0].tree, 'classic:a1a2b2b3c3(a3)(c1)');
+  assert.equal(loadArchive(storage).games[0].tree, 'classic:a1a2b2b3c3(a3)(c1)');
   assert.equal(keepLines('g-1', 'classic:a1a2b2b3c3(a3)(c1)', 5, storage), false);
   assert.equal(keepLines('nobody', 'classic:a1(b2)', 1, storage), false);
 });

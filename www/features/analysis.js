@@ -115,7 +115,7 @@ export function createAnalysis({ state, ai: aiOf, tell, isAiTurn, pondering }) {
    * True while the game on the board is one against the AI still being
    * played: the evaluation bar then keeps the engine's numbers, best line and
    * depth to itself at every position of it (looking back too: they would
-   * give the next moves away). False once the game is over (the history holds
+   * give the next moves away). False once the game is over (the archive holds
    * it as finished, or its line ends in a finished position), in two-player
    * games and AI against AI, and online (whose bar shows no evaluation).
    */

@@ -4,7 +4,7 @@
 // local one, which stays saved and comes back on leaving. Moves go to the
 // server (after the core has checked them here) and the board follows the
 // room states the server sends; no AI plays, nothing is undone, and a
-// finished game enters the history as mode 'online'. The Online pane
+// finished game enters the archive as mode 'online'. The Online pane
 // (onlinepanel.js) renders `room()` and calls the actions.
 
 import { t } from '../i18n.js';
@@ -42,7 +42,7 @@ export function refusalKey(refusal) {
  * opens a session (an OnlineSession with the listeners `on`). What it needs
  * of the controller: `announce(cause, options)`, `notify(text, tone)` and
  * `clearNotice()`; `stopAi()`, `endPuzzle()`; `record(result)` (into the
- * history), `dropStaleReview()`, `startReview()`; `restore()` (the local
+ * archive), `dropStaleReview()`, `startReview()`; `restore()` (the local
  * game as saved), `commit(cause)` and `jump(ply)`.
  * @param {{
  *   state: any,
@@ -196,7 +196,7 @@ export function createOnline(deps) {
     const finishedNow = roomState.result !== null && !online.recorded.has(key);
     if (finishedNow) {
       online.recorded.add(key);
-      // The history keeps one entry per id, so a game seen ending again
+      // The archive keeps one entry per id, so a game seen ending again
       // after a reload is not counted twice.
       if (online.side) record(roomState.result.winner ?? 'draw');
     }

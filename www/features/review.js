@@ -1,7 +1,7 @@
 // @ts-check
 // The game review and its puzzles: at the end of every game (and on
 // demand) the worker's analyst reviews every move ('review' changes as it
-// goes); a finished review is kept with the game in the history and brings
+// goes); a finished review is kept with the game in the archive and brings
 // the puzzles it found. A puzzle shows its position, and a click on the
 // board answers it instead of playing until the position is left
 // ('puzzle' changes). The review belongs to one line of one game: another
@@ -15,7 +15,7 @@ import { refusalOf } from './play.js';
 /**
  * The review of the game in `state` (the controller's: its `review` and
  * `puzzle` are this feature's to change), on `ai()`'s worker. What it needs
- * of the controller: `announce(cause)` and `tell(change)`, `historyChanged()`,
+ * of the controller: `announce(cause)` and `tell(change)`, `archiveChanged()`,
  * `afterWork()` once the worker is free again (the live evaluation may go
  * on), `clearNotice()`, `showPosition(ply, before)` (stops the AI, shows the
  * position after `ply` moves, calling `before()` first, and commits),
@@ -25,7 +25,7 @@ import { refusalOf } from './play.js';
  *   ai: () => import('../ai.js').AiClient | null,
  *   tell: (change: Change) => void,
  *   announce: (cause: GameCause) => void,
- *   historyChanged: () => void,
+ *   archiveChanged: () => void,
  *   afterWork: () => void,
  *   clearNotice: () => void,
  *   showPosition: (ply: number, before: () => void) => void,
@@ -33,7 +33,7 @@ import { refusalOf } from './play.js';
  * }} deps
  */
 export function createReview(deps) {
-  const { state, ai: aiOf, tell, announce, historyChanged, afterWork, clearNotice, showPosition, jump } = deps;
+  const { state, ai: aiOf, tell, announce, archiveChanged, afterWork, clearNotice, showPosition, jump } = deps;
   /**
    * The worker's review of the game (state.review's while it runs).
    * @type {import('../aijobs.js').Job<import('../aijobs.js').ReviewEnd> | null}
@@ -54,7 +54,7 @@ export function createReview(deps) {
     tell({ cause: 'review', review });
   }
 
-  /** The review kept with the history `entry`, if it is of the game on the board (whose view is `view`), or null. */
+  /** The review kept with the archive `entry`, if it is of the game on the board (whose view is `view`), or null. */
   function storedReview(entry, view) {
     if (!entry?.review || entry.record !== state.game.record()) return null;
     return unpackReview(entry.review, entry.record, view.moves);
@@ -62,7 +62,7 @@ export function createReview(deps) {
 
   /**
    * Drops the review once the line on the board is no longer the one
-   * reviewed; a line kept with a review in the history (the game as it
+   * reviewed; a line kept with a review in the archive (the game as it
    * finished) brings its review back.
    */
   function dropStaleReview() {
@@ -74,7 +74,7 @@ export function createReview(deps) {
   /**
    * Reviews every move of the game on the board in the worker (at the end of
    * every game, and on demand): the review's progress comes as 'review'
-   * events, and a finished review is kept with the game in the history.
+   * events, and a finished review is kept with the game in the archive.
    * False when there is nothing to review or it cannot be done now: no
    * moves, the AI is thinking, or an online game is still being played
    * (a review would help one player).
@@ -98,7 +98,7 @@ export function createReview(deps) {
       ({ x, o, puzzles = [] }) => {
         if (!current()) return;
         Object.assign(review, { status: 'done', x, o, puzzles: puzzles.map((p) => ({ ...p, status: 'open' })) });
-        if (attachReview(state.gameId, record, packReview(review))) historyChanged();
+        if (attachReview(state.gameId, record, packReview(review))) archiveChanged();
         tell({ cause: 'review', review });
         afterWork();
       },
@@ -192,7 +192,7 @@ export function createReview(deps) {
     puzzle.status = status;
     const found = review.puzzles[puzzle.index];
     if (found.status !== 'solved') found.status = status;
-    if (attachReview(state.gameId, review.record, packReview(review))) historyChanged();
+    if (attachReview(state.gameId, review.record, packReview(review))) archiveChanged();
     tell({ cause: 'review', review });
     setPuzzle(puzzle);
     announce('puzzle-answer');

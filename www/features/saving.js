@@ -2,7 +2,7 @@
 // Keeping the games: the game in progress is saved after every change (a
 // refused write is told and tried again until it goes through), comes back
 // as it was shown at the next visit, and every game that ends or is set
-// aside unfinished goes into the history of games (records.js), with the
+// aside unfinished goes into the archive of games (records.js), with the
 // lines tried after it.
 
 import { WebGame } from '../wasm.js';
@@ -14,7 +14,7 @@ import { t } from '../i18n.js';
 /** How often a save that failed is tried again, while it keeps failing. */
 const SAVE_RETRY_MS = 4000;
 
-/** A new game's id in the history: unique enough across a player's devices. */
+/** A new game's id in the archive: unique enough across a player's devices. */
 export function newGameId() {
   const words = new Uint32Array(2);
   crypto.getRandomValues(words);
@@ -38,10 +38,10 @@ export function showSavedLine(game, line, cursor) {
 /**
  * The saving of the game in `state` (the controller's). `announce(cause)`
  * tells a change (a save that failed and went through at last);
- * `historyChanged()` says the history of games changed.
- * @param {{ state: any, announce: (cause: GameCause) => void, historyChanged: () => void }} deps
+ * `archiveChanged()` says the archive of games changed.
+ * @param {{ state: any, announce: (cause: GameCause) => void, archiveChanged: () => void }} deps
  */
-export function createSaving({ state, announce, historyChanged }) {
+export function createSaving({ state, announce, archiveChanged }) {
   /** Whether the last save was refused: its notice stays until a save goes through. */
   let failed = false;
   let retryTimer = 0;
@@ -80,8 +80,8 @@ export function createSaving({ state, announce, historyChanged }) {
     announce('notice');
   }
 
-  /** The entry of the history for the game on the board, with `result`. */
-  function historyEntry(result) {
+  /** The entry of the archive for the game on the board, with `result`. */
+  function archiveEntry(result) {
     const { settings, online } = state;
     if (online) {
       const { options } = online.roomState;
@@ -115,27 +115,27 @@ export function createSaving({ state, announce, historyChanged }) {
     };
   }
 
-  /** Puts the game on the board in the history as finished with `result` (or 'unfinished'). */
-  function recordInHistory(result) {
+  /** Puts the game on the board in the archive as finished with `result` (or 'unfinished'). */
+  function recordInArchive(result) {
     if (!state.game.record()) return;
-    if (addGame(historyEntry(result))) historyChanged();
+    if (addGame(archiveEntry(result))) archiveChanged();
   }
 
   /**
    * The game on the board is about to be replaced: if it has moves and never
-   * finished, it goes into the history as unfinished, so it can be replayed.
+   * finished, it goes into the archive as unfinished, so it can be replayed.
    */
   function setAsideCurrentGame() {
     if (!state.game || state.view.length === 0) return;
     const known = findGame(state.gameId);
     if (!known) {
-      recordInHistory('unfinished');
+      recordInArchive('unfinished');
       return;
     }
     // A finished game keeps the lines tried after it ended.
     if (state.online) return;
     const line = state.game.lineOf(known.record);
-    if (line !== undefined && keepLines(known.id, state.game.treeRecord(), line)) historyChanged();
+    if (line !== undefined && keepLines(known.id, state.game.treeRecord(), line)) archiveChanged();
   }
 
   /**
@@ -180,7 +180,7 @@ export function createSaving({ state, announce, historyChanged }) {
     flush: () => {
       if (failed) persist();
     },
-    record: recordInHistory,
+    record: recordInArchive,
     setAside: setAsideCurrentGame,
     restore: restoreGame,
     problemNotice,

@@ -3,12 +3,12 @@
 // rematch (colours swapped against the AI), new settings that change the
 // game, a record loaded: each replaces the game on the board, asking first
 // when a game in progress would be lost; the game replaced is set aside in
-// the history of games (saving.js). AI vs AI's pause is a setting of the
+// the archive of games (saving.js). AI vs AI's pause is a setting of the
 // game's pace.
 
 import { WebGame } from '../wasm.js';
 import * as storage from '../storage.js';
-import { findGame, loadHistory } from '../records.js';
+import { findGame, loadArchive } from '../records.js';
 import { humanSide } from '../status.js';
 import { newGameId } from './saving.js';
 
@@ -145,7 +145,7 @@ export function createSetup(deps) {
 
   /**
    * Replaces the game by one read from a record or position string (the game
-   * on the board goes to the history if unfinished). On error returns
+   * on the board goes to the archive if unfinished). On error returns
    * `{ok: false, error}` and leaves the current game untouched.
    */
   function loadRecord(text) {
@@ -165,8 +165,8 @@ export function createSetup(deps) {
       state.settings = settings;
       storage.saveSettings(state.settings);
     }
-    // The same game loaded again (a replay from the history) keeps its entry.
-    const known = loadHistory().games.find((g) => (g.tree ?? g.record) === (loaded.treeRecord() ?? ''));
+    // The same game loaded again (a replay from the archive) keeps its entry.
+    const known = loadArchive().games.find((g) => (g.tree ?? g.record) === (loaded.treeRecord() ?? ''));
     state.gameId = known?.id ?? newGameId();
     state.live = false;
     setReview(storedReview(known, view));

@@ -31,14 +31,14 @@ pub struct View {
     pub playable: Vec<u8>,
     /// Per board: 0 open, 1 won by X, 2 won by O, 3 drawn.
     pub board_status: Vec<u8>,
-    /// Per board, three cells of the line that won it (255 when not won).
-    pub board_lines: Vec<u8>,
+    /// Per board, the three cells in a row that won it (255 when not won).
+    pub winning_cells: Vec<u8>,
     /// `"x"`, `"o"` or `"draw"` once the game is over.
     #[tsify(type = "\"x\" | \"o\" | \"draw\" | null")]
     pub outcome: Option<String>,
-    /// The three boards of the winning line of an Ultimate game (empty when
-    /// none: game on, draw, or a tie-break win).
-    pub big_line: Vec<u8>,
+    /// The three boards in a row that won an Ultimate game (empty when
+    /// none did: game on, draw, or a tie-break win).
+    pub winning_boards: Vec<u8>,
     /// The board of the last move (Classic: 0).
     pub last_board: Option<u8>,
     /// The cell of the last move.
@@ -132,13 +132,13 @@ impl View {
         let pos = h.current();
         let mut cells = vec![0u8; 81];
         let mut legal = vec![0u8; 81];
-        let mut board_lines = vec![255u8; 27];
+        let mut winning_cells = vec![255u8; 27];
         for b in 0..9u8 {
             for c in 0..9u8 {
                 cells[usize::from(b) * 9 + usize::from(c)] = player_code(pos.cell(b, c));
             }
             if let Some(line) = pos.board_line(b) {
-                board_lines[usize::from(b) * 3..usize::from(b) * 3 + 3].copy_from_slice(&line);
+                winning_cells[usize::from(b) * 3..usize::from(b) * 3 + 3].copy_from_slice(&line);
             }
         }
         for m in pos.legal_moves().iter() {
@@ -157,9 +157,9 @@ impl View {
                 .map(|b| u8::from(playable_mask & (1 << b) != 0))
                 .collect(),
             board_status: (0..9).map(|b| status_code(pos.board_status(b))).collect(),
-            board_lines,
+            winning_cells,
             outcome: outcome_name(pos.outcome()),
-            big_line: pos.winning_line().map(Vec::from).unwrap_or_default(),
+            winning_boards: pos.winning_line().map(Vec::from).unwrap_or_default(),
             last_board: last.map(|m| m.board),
             last_cell: last.map(|m| m.cell),
             side_to_move: side_name(pos.side_to_move()),
@@ -188,9 +188,9 @@ impl View {
         for m in pos.legal_moves().iter() {
             legal[usize::from(m.0)] = 1;
         }
-        let mut board_lines = vec![255u8; 3];
+        let mut winning_cells = vec![255u8; 3];
         if let Some(line) = pos.winning_line() {
-            board_lines.copy_from_slice(&line);
+            winning_cells.copy_from_slice(&line);
         }
         let status = status_code(pos.status());
         let (ply, length, moves) = history_fields(h);
@@ -203,9 +203,9 @@ impl View {
             legal,
             playable: vec![u8::from(!pos.is_over())],
             board_status: vec![status],
-            board_lines,
+            winning_cells,
             outcome: outcome_name(pos.outcome()),
-            big_line: Vec::new(),
+            winning_boards: Vec::new(),
             last_board: last.map(|_| 0),
             last_cell: last.map(|m| m.0),
             side_to_move: side_name(pos.side_to_move()),
@@ -238,7 +238,7 @@ mod tests {
         }
         let v = View::of(g.any());
         assert_eq!(v.board_status[4], 1);
-        assert_eq!(&v.board_lines[12..15], &[0, 1, 2]);
+        assert_eq!(&v.winning_cells[12..15], &[0, 1, 2]);
         assert_eq!(v.side_to_move, "x");
         // X was sent to board 4, which is decided: any open board.
         assert_eq!(v.required_board, None);
@@ -260,7 +260,7 @@ mod tests {
         }
         let v = View::of(g.any());
         assert_eq!(v.outcome.as_deref(), Some("x"));
-        assert_eq!(v.board_lines, vec![0, 1, 2]);
+        assert_eq!(v.winning_cells, vec![0, 1, 2]);
         assert_eq!(v.playable, vec![0]);
         assert!(v.legal.iter().all(|&l| l == 0));
     }
