@@ -76,9 +76,14 @@ export function setOverlay(page, shown) {
   return setOption(page, '[data-testid="worth-toggle"]', shown);
 }
 
+/** The CSS selector of the cell button at `cell` of small board `board` (for code run in the page). */
+export function cellSelector(board, c) {
+  return `#board button[data-board="${board}"][data-cell="${c}"]`;
+}
+
 /** The cell button at `cell` of small board `board`. */
 export function cell(page, board, c) {
-  return page.locator(`#board button[data-board="${board}"][data-cell="${c}"]`);
+  return page.locator(cellSelector(board, c));
 }
 
 /** Every cell's mark as a string per cell ('' | 'x' | 'o'), in DOM order. */

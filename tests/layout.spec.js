@@ -6,7 +6,7 @@
 // as on a phone.
 
 import { test, expect } from './support/fixtures.js';
-import { openWith, cell, markCount, expectMarks, aiIdle } from './game-helpers.js';
+import { openWith, cell, cellSelector, markCount, expectMarks } from './game-helpers.js';
 
 const SIZES = [
   [360, 640],
@@ -43,69 +43,226 @@ function openTwoPlayer(page, settings = {}) {
   return openWith(page, { mode: 'human', ...settings });
 }
 
+// The checks below read the page in the page: each step is one evaluate
+// that waits there for what the step waits for and reads that moment's
+// measures, so a hint or a move is seen as it comes, all is read at one
+// moment, and a step costs one round trip. The page's half is installed
+// before the page's own scripts on every load (page.addInitScript) under
+// one window property, `__layoutSpec`, in four parts: what they share, the
+// measures, the waits and the taps. Each part is a function run in the
+// page, so it reads only what the parts before it put there.
+
+/** In the page: what the other parts share. */
+function installBasics() {
+  const cells = () => [...document.querySelectorAll('#board button[data-cell]')];
+  window.__layoutSpec = {
+    // The board and the controls beside it, which must never move.
+    CONTROLS: ['board', 'status-box', 'btn-new', 'btn-undo', 'btn-redo', 'btn-hint'],
+    cells,
+    markCount: () => cells().filter((c) => c.dataset.mark).length,
+    // As a locator's boundingBox gives it: null for a node not shown.
+    box: (node) => {
+      if (!node || node.getClientRects().length === 0) return null;
+      const r = node.getBoundingClientRect();
+      return { x: r.x, y: r.y, width: r.width, height: r.height };
+    },
+    // As Playwright's toBeVisible has it.
+    visible: (node) => {
+      const r = node.getBoundingClientRect();
+      return node.checkVisibility() && getComputedStyle(node).visibility === 'visible' && r.width > 0 && r.height > 0;
+    },
+  };
+}
+
 /**
- * Where the board and the controls beside it are laid out, in whole pixels
- * of the page: the layout's own boxes, so a button's lift under the pointer
- * (a transform that moves nothing else) is not counted as moving.
+ * In the page: the measures a step may take, by name, and `read`, which
+ * takes them with the boxes of some selectors (see measure).
+ * - controls: where the board and the controls beside it are laid out,
+ *   from the layout's offsets, in whole pixels of the page: where the
+ *   layout put them whatever the scroll (scrollY and outOfView check that);
+ * - outOfView: those of them that are not wholly in the viewport;
+ * - overflowing: labelled controls and texts whose content is wider or
+ *   taller than their box;
+ * - smallTargets: visible controls (outside the board) smaller than 44x44 px;
+ * - smallestCell: the smallest cell's side on the board;
+ * - marked: each mark on the board, as "board:cell mark";
+ * - hintText: the hint's text, trimmed; dismissShown: whether Dismiss is
+ *   visible;
+ * - scrollY, marks (how many on the board), over (the board's data-over),
+ *   legal (the box of the first cell that takes a move).
  */
-function controlBoxes(page) {
-  return page.evaluate(() =>
-    ['board', 'status-box', 'btn-new', 'btn-undo', 'btn-redo', 'btn-hint'].map((id) => {
-      const node = document.getElementById(id);
-      let [left, top] = [0, 0];
-      for (let e = node; e; e = e.offsetParent) [left, top] = [left + e.offsetLeft, top + e.offsetTop];
-      return `${id} ${left},${top} ${node.offsetWidth}x${node.offsetHeight}`;
-    }),
-  );
-}
-
-/** The board and the controls beside it that are not wholly in the viewport. */
-function outOfView(page) {
-  return page.evaluate(() =>
-    ['board', 'status-box', 'btn-new', 'btn-undo', 'btn-redo', 'btn-hint'].filter((id) => {
-      const box = document.getElementById(id).getBoundingClientRect();
-      return !(box.width > 0 && box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight && box.right <= innerWidth);
-    }),
-  );
-}
-
-/** Labelled controls and texts whose content is wider or taller than their box. */
-function overflowing(page) {
-  return page.evaluate(() => {
-    const selector = [
-      'button', 'select', '[role="tab"]', 'label', '.player-name', '.brand-name', '.status', '.notice',
-      '.hint-text', '.player-draws', '.eval-text', 'h1', 'h2', 'h3',
-    ].join(',');
-    // Shown, and not a label kept for screen readers only (clipped to 1 px).
-    const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden' && e.clientWidth > 1;
-    return [...document.querySelectorAll(selector)]
-      .filter((e) => shown(e) && !e.closest('#board, [hidden], dialog:not([open])'))
-      .filter((e) => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1)
-      .map((e) => `${e.id || e.className || e.tagName}: "${e.textContent.trim().slice(0, 40)}" ${e.scrollWidth}x${e.scrollHeight} in ${e.clientWidth}x${e.clientHeight}`);
-  });
-}
-
-/** Visible controls (outside the board) smaller than 44x44 px. */
-function smallTargets(page) {
-  return page.evaluate(() => {
-    const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
-    const targets = [...document.querySelectorAll('button, select, [role="tab"], a[href], label.option')]
-      .filter((e) => shown(e) && !e.closest('#board, [hidden], .skip-link'))
-      // A checkbox is tapped through its label, which is the target.
-      .filter((e) => !e.matches('input'));
-    return targets
-      .map((e) => [e, e.getBoundingClientRect()])
-      .filter(([, r]) => r.width < 43.5 || r.height < 43.5)
-      .map(([e, r]) => `${e.id || e.className || e.tagName} "${e.textContent.trim().slice(0, 20)}" ${Math.round(r.width)}x${Math.round(r.height)}`);
-  });
-}
-
-/** The smallest cell's side on the board. */
-function smallestCell(page) {
-  return page.locator('#board button[data-cell]').evaluateAll((cells) =>
+function installMeasures() {
+  const spec = window.__layoutSpec;
+  const { CONTROLS, cells, box } = spec;
+  spec.measures = {
+    controls: () =>
+      CONTROLS.map((id) => {
+        const node = document.getElementById(id);
+        let [left, top] = [0, 0];
+        for (let e = node; e; e = e.offsetParent) [left, top] = [left + e.offsetLeft, top + e.offsetTop];
+        return `${id} ${left},${top} ${node.offsetWidth}x${node.offsetHeight}`;
+      }),
+    outOfView: () =>
+      CONTROLS.filter((id) => {
+        const r = document.getElementById(id).getBoundingClientRect();
+        return !(r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth);
+      }),
+    overflowing: () => {
+      const selector = [
+        'button', 'select', '[role="tab"]', 'label', '.player-name', '.brand-name', '.status', '.notice',
+        '.hint-text', '.player-draws', '.eval-text', 'h1', 'h2', 'h3',
+      ].join(',');
+      // Shown, and not a label kept for screen readers only (clipped to 1 px).
+      const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden' && e.clientWidth > 1;
+      return [...document.querySelectorAll(selector)]
+        .filter((e) => shown(e) && !e.closest('#board, [hidden], dialog:not([open])'))
+        .filter((e) => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1)
+        .map((e) => `${e.id || e.className || e.tagName}: "${e.textContent.trim().slice(0, 40)}" ${e.scrollWidth}x${e.scrollHeight} in ${e.clientWidth}x${e.clientHeight}`);
+    },
+    smallTargets: () => {
+      const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
+      const controls = [...document.querySelectorAll('button, select, [role="tab"], a[href], label.option')]
+        .filter((e) => shown(e) && !e.closest('#board, [hidden], .skip-link'))
+        // A checkbox is tapped through its label, which is the target.
+        .filter((e) => !e.matches('input'));
+      return controls
+        .map((e) => [e, e.getBoundingClientRect()])
+        .filter(([, r]) => r.width < 43.5 || r.height < 43.5)
+        .map(([e, r]) => `${e.id || e.className || e.tagName} "${e.textContent.trim().slice(0, 20)}" ${Math.round(r.width)}x${Math.round(r.height)}`);
+    },
     // Layout sizes, not the drawn box: a mark just placed is still scaling in.
-    Math.min(...cells.map((c) => parseFloat(getComputedStyle(c).width))),
+    smallestCell: () => Math.min(...cells().map((c) => parseFloat(getComputedStyle(c).width))),
+    marked: () => cells().filter((c) => c.dataset.mark).map((c) => `${c.dataset.board}:${c.dataset.cell} ${c.dataset.mark}`),
+    hintText: () => document.getElementById('hint-text').textContent.trim(),
+    dismissShown: () => spec.visible(document.getElementById('btn-dismiss')),
+    scrollY: () => scrollY,
+    marks: spec.markCount,
+    over: () => document.getElementById('board').getAttribute('data-over'),
+    legal: () => box(document.querySelector('#board button[data-legal="true"]')),
+  };
+  spec.read = (take, boxes) => ({
+    ...Object.fromEntries(take.map((name) => [name, spec.measures[name]()])),
+    boxes: Object.fromEntries(Object.entries(boxes).map(([name, selector]) => [name, box(document.querySelector(selector))])),
+  });
+}
+
+/**
+ * In the page: `waitFor(until, timeout)`, true once every condition of
+ * `until` holds, looking every 50 ms, or false after `timeout` ms. The
+ * conditions: marks (exactly that many marks), marksAbove (more marks than
+ * that), idle (whether the AI is idle: true is what aiIdle waits for),
+ * hints (how many cells a hint rings). `stateNow` says what a step that
+ * timed out saw.
+ */
+function installWaits() {
+  const spec = window.__layoutSpec;
+  const tone = () => document.getElementById('status').dataset.tone;
+  const conditions = {
+    marks: (n) => spec.markCount() === n,
+    marksAbove: (n) => spec.markCount() > n,
+    idle: (idle) => (tone() !== 'thinking') === idle,
+    hints: (n) => document.querySelectorAll('#board .hint-cell').length === n,
+  };
+  const holds = (until) => Object.entries(until).every(([name, value]) => conditions[name](value));
+  spec.waitFor = async (until, timeout) => {
+    for (const deadline = performance.now() + timeout; !holds(until); ) {
+      if (performance.now() > deadline) return false;
+      await new Promise((done) => setTimeout(done, 50));
+    }
+    return true;
+  };
+  spec.stateNow = () => `${spec.markCount()} marks, the status's tone ${tone()}, the hint's text "${spec.measures.hintText()}"`;
+}
+
+/**
+ * In the page: `tappable(selector, timeout)`, looking once a frame, gives
+ * the box of the button `selector` as soon as it takes a tap at its centre
+ * as a locator's tap waits for: visible, enabled, the same box two frames
+ * running, its centre in the viewport (scrolled there if not, as a
+ * locator's tap does) and the button itself, or what it holds, on top
+ * there. After `timeout` ms it gives {failed: why not} instead.
+ */
+function installTaps() {
+  const spec = window.__layoutSpec;
+  const frame = () => new Promise((done) => requestAnimationFrame(done));
+  const same = (a, b) => Boolean(a && b) && a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
+  const centre = (r) => [r.x + r.width / 2, r.y + r.height / 2];
+  const inView = ([x, y]) => x >= 0 && y >= 0 && x < innerWidth && y < innerHeight;
+  const named = (node) => (node ? node.closest('[id]')?.id || node.tagName : 'nothing');
+  // Why `node`, whose box is `now` and was `before` a frame ago, does not take a tap; '' if it does.
+  const whyNot = (node, now, before) => {
+    if (!node) return 'not in the page';
+    if (!spec.visible(node)) return 'not visible';
+    if (node.matches(':disabled') || node.getAttribute('aria-disabled') === 'true') return 'disabled';
+    if (!inView(centre(now))) return 'out of view';
+    if (!same(now, before)) return 'moving';
+    const top = document.elementFromPoint(...centre(now));
+    return node.contains(top) ? '' : `covered by ${named(top)}`;
+  };
+  spec.tappable = async (selector, timeout) => {
+    const deadline = performance.now() + timeout;
+    for (let before = null; ; await frame()) {
+      const node = document.querySelector(selector);
+      const now = spec.box(node);
+      const why = whyNot(node, now, before);
+      if (!why) return { box: now };
+      if (performance.now() > deadline) return { failed: why };
+      if (why === 'out of view') node.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+      before = now;
+    }
+  };
+}
+
+// Every test here reads the page through `__layoutSpec`, from its first load.
+test.beforeEach(async ({ page }) => {
+  for (const part of [installBasics, installMeasures, installWaits, installTaps]) await page.addInitScript(part);
+});
+
+/**
+ * Waits in the page until every condition of `until` holds (see
+ * installWaits), then reads the measures named in `take` and the box of
+ * each selector of `boxes` ({name: selector}; null for one not shown) at
+ * that moment, in one round trip (see installMeasures). Fails after
+ * `timeout` ms, naming `what` and what the page showed.
+ */
+async function measureWhen(page, what, until, { take = [], boxes = {}, timeout = 10_000 } = {}) {
+  const seen = await page.evaluate(
+    async (step) => {
+      const spec = window.__layoutSpec;
+      return (await spec.waitFor(step.until, step.timeout)) ? spec.read(step.take, step.boxes) : { timedOut: spec.stateNow() };
+    },
+    { until, take, boxes, timeout },
   );
+  if (seen.timedOut) throw new Error(`${timeout} ms waiting for ${what}: ${seen.timedOut}`);
+  return seen;
+}
+
+/** Reads the measures named in `take` and the boxes of `boxes` as the page is now (see measureWhen). */
+function measure(page, { take = [], boxes = {} } = {}) {
+  return measureWhen(page, 'nothing', {}, { take, boxes });
+}
+
+/**
+ * Taps the button `selector` at its centre with the touchscreen, as a
+ * finger would, as soon as the page says it takes a tap there (see
+ * installTaps). One round trip lies between that look and the touch, as
+ * between a locator's checks and its tap; the box has held still for a
+ * frame by then.
+ */
+async function tapButton(page, selector, timeout = 10_000) {
+  const seen = await page.evaluate((step) => window.__layoutSpec.tappable(step.selector, step.timeout), { selector, timeout });
+  if (seen.failed) throw new Error(`${timeout} ms waiting for ${selector} to take a tap: ${seen.failed}`);
+  await page.touchscreen.tap(seen.box.x + seen.box.width / 2, seen.box.y + seen.box.height / 2);
+}
+
+/**
+ * Taps the centre of `box` (a cell's, read by the step before) where a
+ * finger would, without waiting: whatever is on top there gets it, which
+ * is what the hint test checks.
+ */
+async function tapCentre(page, box) {
+  expect(box, 'the cell to tap is shown').not.toBeNull();
+  await page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2);
 }
 
 /**
@@ -115,7 +272,6 @@ function smallestCell(page) {
 async function expectDialogFits(page, width, height) {
   const dialog = page.locator('dialog[open]');
   await expect(dialog).toBeVisible();
-  const marks = await markCount(page);
   const boxes = await dialog.locator('button').evaluateAll((buttons) =>
     buttons.map((b) => {
       const r = b.getBoundingClientRect();
@@ -131,16 +287,11 @@ async function expectDialogFits(page, width, height) {
     expect(b.height).toBeGreaterThanOrEqual(44);
     expect(b.cut).toBe(false);
   }
-  expect(await overflowing(page)).toEqual([]);
+  const { marks, overflowing } = await measure(page, { take: ['marks', 'overflowing'] });
+  expect(overflowing).toEqual([]);
   await dialog.locator('[data-answer="cancel"]').click();
   await expect(dialog).toHaveCount(0);
   expect(await markCount(page)).toBe(marks);
-}
-
-/** Taps the centre of a cell where a finger would: whatever is on top there gets it. */
-async function tapCentre(page, locator) {
-  const box = await locator.boundingBox();
-  await page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2);
 }
 
 for (const [width, height] of SIZES) {
@@ -151,41 +302,49 @@ for (const [width, height] of SIZES) {
       test('after a hint every cell of row 1 takes its tap; nothing moves or is cut off; targets are big enough; questions fit', async ({ page }) => {
         test.slow();
         await openTwoPlayer(page);
-        const start = await controlBoxes(page);
+        const { controls: start } = await measure(page, { take: ['controls'] });
         // Upright phones, where row 1 is nearest the status box, try its
         // every cell in English; the other sizes and looks one cell of each
         // of its boards.
         const upright = width < 440 && height > width && look.locale === 'en-US';
         const row1 = [0, 1, 2].flatMap((b) => (upright ? [0, 1, 2] : [b]).map((c) => [b, c]));
         for (const [b, c] of row1) {
-          await page.locator('#btn-hint').tap();
-          await expect(page.locator('#board .hint-cell')).toHaveCount(1, { timeout: 20_000 });
-          await expect(page.locator('#btn-dismiss')).toBeVisible();
+          await tapButton(page, '#btn-hint');
+          const hinted = await measureWhen(page, 'one cell ringed by the hint', { hints: 1 }, {
+            take: ['dismissShown', 'controls', 'overflowing'],
+            boxes: { hint: '#hint-text', board: '#board', cell: cellSelector(b, c) },
+            timeout: 20_000,
+          });
+          expect(hinted.dismissShown, 'Dismiss is shown with the hint').toBe(true);
           // The hint sits in the status box, clear of the board.
-          const [hint, board] = await Promise.all([page.locator('#hint-text').boundingBox(), page.locator('#board').boundingBox()]);
+          const { hint, board } = hinted.boxes;
+          expect(hint, 'the hint is shown').not.toBeNull();
+          expect(board, 'the board is shown').not.toBeNull();
           const apart = hint.y + hint.height <= board.y || hint.x >= board.x + board.width;
           expect(apart).toBe(true);
-          expect(await controlBoxes(page)).toEqual(start);
-          expect(await overflowing(page)).toEqual([]);
-          await tapCentre(page, cell(page, b, c));
-          await expectMarks(page, 1, { intervals: [50] });
-          await expect(cell(page, b, c)).toHaveAttribute('data-mark', 'x');
-          await expect(page.locator('#hint-text')).toBeEmpty();
-          expect(await controlBoxes(page)).toEqual(start);
-          await page.locator('#btn-undo').tap();
-          await expectMarks(page, 0, { intervals: [50] });
+          expect(hinted.controls).toEqual(start);
+          expect(hinted.overflowing).toEqual([]);
+          await tapCentre(page, hinted.boxes.cell);
+          // The one mark is X's, on the cell tapped; the hint has gone.
+          const played = await measureWhen(page, '1 mark', { marks: 1 }, { take: ['marked', 'hintText', 'controls'] });
+          expect(played.marked).toEqual([`${b}:${c} x`]);
+          expect(played.hintText).toBe('');
+          expect(played.controls).toEqual(start);
+          await tapButton(page, '#btn-undo');
+          await measureWhen(page, 'no mark', { marks: 0 });
         }
         // A hint can be dismissed, and the status comes back.
-        await page.locator('#btn-hint').tap();
-        await expect(page.locator('#board .hint-cell')).toHaveCount(1, { timeout: 20_000 });
-        await page.locator('#btn-dismiss').tap();
+        await tapButton(page, '#btn-hint');
+        await measureWhen(page, 'one cell ringed by the hint', { hints: 1 }, { timeout: 20_000 });
+        await tapButton(page, '#btn-dismiss');
         await expect(page.locator('#hint-text')).toBeEmpty();
         await expect(page.locator('#board .hint-cell')).toHaveCount(0);
         await expect(page.locator('#btn-dismiss')).toBeHidden();
         await expect(page.locator('#status')).toBeVisible();
-        expect(await page.evaluate(() => scrollY)).toBe(0);
-        expect(await smallTargets(page)).toEqual([]);
-        expect(await smallestCell(page)).toBeGreaterThanOrEqual(cellFloor(width, height));
+        const after = await measure(page, { take: ['scrollY', 'smallTargets', 'smallestCell'] });
+        expect(after.scrollY).toBe(0);
+        expect(after.smallTargets).toEqual([]);
+        expect(after.smallestCell).toBeGreaterThanOrEqual(cellFloor(width, height));
         // The questions before a game under way is replaced: New game, and
         // a setting changed (longer labels).
         await cell(page, 4, 4).click();
@@ -200,20 +359,25 @@ for (const [width, height] of SIZES) {
       test('ten moves against the AI never move the controls or cut a label; every pane fits', async ({ page }) => {
         test.slow();
         await openWith(page, { mode: 'ai-x' });
-        await aiIdle(page);
-        const start = await controlBoxes(page);
+        // What each move needs is read with the checks before it: whether
+        // the game is over, how many marks, the first cell that takes one.
+        const NEXT = ['over', 'marks', 'legal'];
+        let idle = await measureWhen(page, 'the AI idle', { idle: true }, { take: ['controls', ...NEXT] });
+        const start = idle.controls;
         for (let i = 0; i < 10; i += 1) {
-          if ((await page.locator('#board').getAttribute('data-over')) === 'true') break;
-          const before = await markCount(page);
-          await tapCentre(page, page.locator('#board button[data-legal="true"]').first());
-          await expect.poll(() => markCount(page), { intervals: [50] }).toBeGreaterThan(before);
-          // While the AI thinks, and once it has answered, all stays put.
-          expect(await controlBoxes(page)).toEqual(start);
-          await aiIdle(page);
-          expect(await controlBoxes(page)).toEqual(start);
-          expect(await page.evaluate(() => scrollY)).toBe(0);
-          expect(await outOfView(page)).toEqual([]);
-          expect(await overflowing(page)).toEqual([]);
+          if (idle.over === 'true') break;
+          await tapCentre(page, idle.legal);
+          // Read as soon as the move shows: while the AI thinks when it is
+          // the only new mark; when the AI has answered too, this is the
+          // check after its answer, made once more.
+          const moved = await measureWhen(page, 'the move on the board', { marksAbove: idle.marks }, { take: ['controls', 'marks'] });
+          const when = moved.marks === idle.marks + 1 ? 'while the AI thinks' : 'once the AI had answered';
+          expect(moved.controls, `the controls ${when}`).toEqual(start);
+          idle = await measureWhen(page, 'the AI idle', { idle: true }, { take: ['controls', 'scrollY', 'outOfView', 'overflowing', ...NEXT] });
+          expect(idle.controls).toEqual(start);
+          expect(idle.scrollY).toBe(0);
+          expect(idle.outOfView).toEqual([]);
+          expect(idle.overflowing).toEqual([]);
         }
         expect(await markCount(page)).toBeGreaterThanOrEqual(10);
         // The AI's level is on its chip, whole.
@@ -222,30 +386,33 @@ for (const [width, height] of SIZES) {
         // Continue share the box, whole, and still nothing moves.
         await page.locator('.move-list button[data-ply="1"]').click();
         await expect(page.locator('#btn-continue')).toBeVisible();
-        expect(await controlBoxes(page)).toEqual(start);
-        expect(await overflowing(page)).toEqual([]);
-        expect(await smallTargets(page)).toEqual([]);
+        const back = await measure(page, { take: ['controls', 'overflowing', 'smallTargets'] });
+        expect(back.controls).toEqual(start);
+        expect(back.overflowing).toEqual([]);
+        expect(back.smallTargets).toEqual([]);
         // Every pane of the panel, with a game under way.
         for (const name of ['game', 'stats', 'share', 'online', 'moves']) {
           await page.locator(`#tab-${name}`).click();
           await expect(page.locator(`#pane-${name}`)).toBeVisible();
-          expect(await overflowing(page), name).toEqual([]);
-          expect(await smallTargets(page), name).toEqual([]);
+          const pane = await measure(page, { take: ['overflowing', 'smallTargets'] });
+          expect(pane.overflowing, name).toEqual([]);
+          expect(pane.smallTargets, name).toEqual([]);
         }
       });
 
       test('AI vs AI: Pause and Step sit beside the board, in view', async ({ page }) => {
         await openWith(page, { mode: 'watch', speed: 'normal' });
-        for (const id of ['btn-pause', 'btn-step']) {
-          const box = await page.locator(`#${id}`).boundingBox();
+        const seen = await measure(page, { take: ['overflowing', 'smallTargets'], boxes: { 'btn-pause': '#btn-pause', 'btn-step': '#btn-step' } });
+        for (const [id, box] of Object.entries(seen.boxes)) {
+          expect(box, id).not.toBeNull();
           expect(box.y).toBeGreaterThanOrEqual(0);
           expect(box.y + box.height).toBeLessThanOrEqual(height);
           expect(box.x + box.width).toBeLessThanOrEqual(width);
         }
         await expect(page.locator('#btn-undo')).toBeHidden();
         await expect(page.locator('#btn-hint')).toBeHidden();
-        expect(await overflowing(page)).toEqual([]);
-        expect(await smallTargets(page)).toEqual([]);
+        expect(seen.overflowing).toEqual([]);
+        expect(seen.smallTargets).toEqual([]);
       });
     });
   }
@@ -253,20 +420,19 @@ for (const [width, height] of SIZES) {
 
 test('AI vs AI: P pauses and resumes, S plays one move while paused', async ({ page }) => {
   await openWith(page, { mode: 'watch', speed: 'normal' });
-  await expect.poll(() => markCount(page)).toBeGreaterThan(0);
+  await measureWhen(page, 'a first move', { marksAbove: 0 });
   await page.keyboard.press('p');
   await expect(page.locator('#btn-pause')).toHaveAttribute('aria-pressed', 'true');
-  await aiIdle(page);
-  const paused = await markCount(page);
+  const { marks: paused } = await measureWhen(page, 'the AI idle', { idle: true }, { take: ['marks'] });
   await page.keyboard.press('s');
-  await expectMarks(page, paused + 1);
-  await aiIdle(page);
-  expect(await markCount(page)).toBe(paused + 1);
+  await measureWhen(page, 'the one move of S', { marks: paused + 1 });
+  const { marks: stepped } = await measureWhen(page, 'the AI idle', { idle: true }, { take: ['marks'] });
+  expect(stepped).toBe(paused + 1);
   await page.keyboard.press('u');
   expect(await markCount(page)).toBe(paused + 1);
   await page.keyboard.press('p');
   await expect(page.locator('#btn-pause')).toHaveAttribute('aria-pressed', 'false');
-  await expect.poll(() => markCount(page)).toBeGreaterThan(paused + 2);
+  await measureWhen(page, 'two moves after resuming', { marksAbove: paused + 2 });
 });
 
 for (const [width, height, locale] of [[360, 640, 'en-US'], [844, 390, 'zh-CN']]) {
@@ -290,7 +456,7 @@ for (const [width, height, locale] of [[360, 640, 'en-US'], [844, 390, 'zh-CN']]
         expect(inner.y + inner.height).toBeLessThanOrEqual(box.y + box.height);
       }
       expect(box.y + box.height <= board.y || box.x >= board.x + board.width).toBe(true);
-      expect(await overflowing(page)).toEqual([]);
+      expect((await measure(page, { take: ['overflowing'] })).overflowing).toEqual([]);
       expect(button.height).toBeGreaterThanOrEqual(44);
       await back.click();
       await expectMarks(page, 2);
