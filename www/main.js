@@ -77,8 +77,10 @@ async function boot() {
     fillLevels(levelList, level, levelO);
     controller.refresh();
   });
-  // The board is drawn: let the browser paint it before the panes beside
-  // it are made, so start-up is two tasks, not one long one.
+  // The board is drawn: the panes beside it are made after the browser may
+  // paint it, a few at a time in tasks of their own, so that a tap on the
+  // board never waits behind all of them (on a slow phone each pane's
+  // first drawing takes tens of milliseconds).
   await nextTask();
 
   const tabs = initTabs(document.getElementById('panel'));
@@ -86,6 +88,7 @@ async function boot() {
   initBoardKeys(boardRoot, controller);
   registerServiceWorker();
   const display = initDisplayOptions(document.getElementById('display-options'));
+  await nextTask();
   const evalBar = initEvalBar(document.getElementById('eval-bar'), controller, display);
   // The live evaluation runs only while the bar shows it on screen (see
   // evalBar.live) or the overlay is shown.
@@ -96,9 +99,12 @@ async function boot() {
   evalBar.onLiveChange(liveEval);
   const hint = initHint(controller, { display, evalBar });
   initStatusBox({ onDismiss: hint.dismiss });
+  await nextTask();
   initGameReview(document.getElementById('game-review'), controller);
   const moves = initMoveList(document.getElementById('review-panel'), controller);
+  await nextTask();
   const sharing = initSharing(document.getElementById('share-host'), controller, { focusMoves: moves.focus });
+  await nextTask();
   initStats(document.getElementById('stats-panel'), controller, {
     announce,
     onReplay: async (entry) => {
@@ -113,7 +119,9 @@ async function boot() {
       }
     },
   });
+  await nextTask();
   initOnline(document.getElementById('online-host'), controller, { tabs });
+  await nextTask();
   initEndCard(controller, { tabs });
   initSound(controller);
   initTitle(controller);
@@ -148,8 +156,14 @@ async function boot() {
   document.documentElement.dataset.ready = 'true';
 }
 
-/** Resolves in a later task of the event loop, after the browser may paint. */
+/**
+ * Resolves in a later task of the event loop, after the browser may paint
+ * and take input: `scheduler.yield()` where there is one (it resumes ahead
+ * of other queued work), else a timeout.
+ */
 function nextTask() {
+  const scheduler = /** @type {{yield?: () => Promise<void>} | undefined} */ (globalThis.scheduler);
+  if (typeof scheduler?.yield === 'function') return scheduler.yield();
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
