@@ -173,7 +173,8 @@ export class AiClient {
   /** The worker is loaded: the deadlines the load timeout stood in for start. */
   loaded() {
     this.failures = 0;
-    this.pending?.arm(true);
+    // A started search already runs on its budget's deadline.
+    if (this.pending && this.pending.step !== 'started') this.pending.arm(true);
     this.reviewing?.arm(true);
   }
 

@@ -12,9 +12,9 @@
 //   started   -> 'result'                                   budgetMs + MARGIN_MS
 //
 // A review's deadline is REVIEW_STEP_TIMEOUT_MS from each move it reviews.
-// Until the worker has said 'ready', the client's load timeout stands in for
-// every deadline but a started search's: fetching and compiling the wasm may
-// be slow.
+// Until the worker has said 'ready', the load timeout (aiworker.js) stands
+// in for every deadline but a started search's: fetching and compiling the
+// wasm may be slow.
 
 /**
  * How long a loaded worker may take to acknowledge a request. It answers at

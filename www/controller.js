@@ -41,8 +41,13 @@ import { createPlay } from './features/play.js';
 import { gameState, lastStep } from './gamestate.js';
 
 /**
- * The game's state, which the features read. The controller changes it,
- * but for `thinking` (the AI's turns'), `review` and `puzzle` (the review's).
+ * The game's state, which the features read. Who changes what: the game
+ * itself (`game`, `view`, `gameId`) the controller's commit and the
+ * features that replace or move it (setup.js: a new game or a record
+ * loaded; play.js: moves and browsing; online.js: the room's game);
+ * `settings`, `levels`, `live` and `paused` setup.js and play.js;
+ * `thinking` the AI's turns; `review` and `puzzle` the review;
+ * `notice` the controller; `online` the online feature.
  */
 const state = {
   /** @type {Settings} */
@@ -104,6 +109,7 @@ const aiTurns = createAiTurns({
   clearNotice,
   commit,
   onAnswer: (result) => analysis.onProgress(result),
+  stopHint: () => analysis.stopHint(),
 });
 const { levelOf, isAiTurn, pondering, stop: stopAi, maybeStart: maybeStartAi } = aiTurns;
 
@@ -184,8 +190,6 @@ export const onlineDeclineDraw = onlineFeature.declineDraw;
 export const onlineLeave = onlineFeature.leave;
 /** What the Online pane shows of the session and its room (see features/online.js). */
 export const onlineRoom = onlineFeature.room;
-/** Whether the page is in an online room. */
-export const isOnline = onlineFeature.isOnline;
 
 /** Playing and browsing (features/play.js). */
 const playing = createPlay({

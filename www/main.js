@@ -80,7 +80,8 @@ async function boot() {
   // The board is drawn: the panes beside it are made after the browser may
   // paint it, a few at a time in tasks of their own, so that a tap on the
   // board never waits behind all of them (on a slow phone each pane's
-  // first drawing takes tens of milliseconds).
+  // first drawing takes tens of milliseconds). A pane made after a move
+  // reads the game as it is then.
   await nextTask();
 
   const tabs = initTabs(document.getElementById('panel'));
@@ -146,7 +147,9 @@ async function boot() {
       // Kept for this visit only.
     }
   });
-  // Navigation to a playable board, for the performance spec and the curious.
+  // Navigation to a page made whole: the board was playable from the first
+  // task, and now every pane around it listens too (the performance spec's
+  // and `cargo xtask bench --page`'s time to a playable board).
   performance.mark('uttt:playable');
   // First visit: the tutorial opens once the page is made, in a task of
   // its own (it builds a board of its own); Help reopens it.

@@ -136,7 +136,7 @@ export function initOnline(host, controller, { tabs }) {
 
   let shown = null;
   const render = () => {
-    const { phase: state, problem, code, roomState, side, inSession } = controller.onlineRoom();
+    const { phase: state, problem, roomState, side, inSession } = controller.onlineRoom();
     if (state) document.documentElement.dataset.onlineState = state;
     else delete document.documentElement.dataset.onlineState;
     // A game begins (the friend came, or a rematch): bring the board back
@@ -159,9 +159,6 @@ export function initOnline(host, controller, { tabs }) {
     leave.textContent = t('online.leave');
     rules.disabled = kind.value === 'classic';
 
-    // The address names the room while in one, for a reload to come back.
-    if (code) setRoomInUrl(code);
-    else if (!inSession) setRoomInUrl(null);
     form.hidden = inSession;
     intro.hidden = inSession;
     const offline = isOffline();
@@ -220,8 +217,16 @@ export function initOnline(host, controller, { tabs }) {
   decline.addEventListener('click', () => controller.onlineDeclineDraw());
   rematch.addEventListener('click', () => controller.rematch());
   leave.addEventListener('click', () => controller.onlineLeave());
+  /** The address names the room while in one, for a reload to come back; none once the session ends. */
+  const keepAddress = () => {
+    const { code, inSession } = controller.onlineRoom();
+    if (code) setRoomInUrl(code);
+    else if (!inSession) setRoomInUrl(null);
+  };
   controller.subscribe((change) => {
-    if (change.cause === 'online') render();
+    if (change.cause !== 'online') return;
+    keepAddress();
+    render();
   });
   onLangChange(render);
   window.addEventListener('online', render);
@@ -230,10 +235,10 @@ export function initOnline(host, controller, { tabs }) {
   const settings = controller.getState();
   kind.value = settings.kind;
   rules.value = settings.rules;
-  // Read before the first drawing, which takes a room the page is not in out of the address.
+  render();
   const code = new URLSearchParams(window.location.search).get('room');
   if (code && ROOM_CODE.test(code)) {
     tabs.show('online');
     controller.onlineJoin(code);
-  } else render();
+  }
 }

@@ -1,5 +1,5 @@
-// The online protocol's messages (crates/protocol), written by its test
-// `typescript`: do not edit. Every frame also carries `v` (VERSION).
+// The online protocol's messages, written from crates/protocol by its
+// test module page.rs: do not edit. Every frame also carries `v`.
 
 export type Kind = "ultimate" | "classic";
 export type RuleSet = "standard" | "tiebreak";

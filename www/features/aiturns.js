@@ -19,7 +19,8 @@ export const WATCH_DELAY_MS = Object.freeze({ slow: 1400, normal: 600, fast: 0 }
  * this feature's to change), on `ai()`'s worker. `announce(cause)` and
  * `notify(text, tone)` tell a change; `clearNotice()`; `commit(cause,
  * {played})` tells the move played; `onAnswer(result)` hears the search's
- * answer as its last report.
+ * answer as its last report; `stopHint()` stops a Hint's search, which
+ * goes with the AI's when the position is left.
  * @param {{
  *   state: any,
  *   ai: () => import('../ai.js').AiClient | null,
@@ -28,9 +29,10 @@ export const WATCH_DELAY_MS = Object.freeze({ slow: 1400, normal: 600, fast: 0 }
  *   clearNotice: () => void,
  *   commit: (cause: GameCause, options: { played: boolean }) => void,
  *   onAnswer: (result: any) => void,
+ *   stopHint: () => void,
  * }} deps
  */
-export function createAiTurns({ state, ai: aiOf, announce, notify, clearNotice, commit, onAnswer }) {
+export function createAiTurns({ state, ai: aiOf, announce, notify, clearNotice, commit, onAnswer, stopHint }) {
   /**
    * The AI's search under way, or whose answer waits to be shown; null once
    * anything stops it (undo, new game, settings, jump, load): an answer is
@@ -64,6 +66,8 @@ export function createAiTurns({ state, ai: aiOf, announce, notify, clearNotice, 
   function stopAi() {
     const stopped = turn;
     turn = null;
+    // A Hint of the position being left goes too.
+    stopHint();
     if (state.thinking) {
       state.thinking = false;
       stopped?.cancel();

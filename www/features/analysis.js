@@ -53,7 +53,6 @@ export function createAnalysis({ state, ai: aiOf, tell, isAiTurn, pondering }) {
   /** The pondering's last report, kept while the AI's move waits to be shown. */
   let held = null;
 
-
   /**
    * The live evaluation's account of the shown position: which position,
    * how long it has been analysed (spentMs, plus since: when the running
@@ -204,6 +203,12 @@ export function createAnalysis({ state, ai: aiOf, tell, isAiTurn, pondering }) {
   }
 
   /**
+   * The Hint's search under way, or null.
+   * @type {import('../aijobs.js').Job<import('../aijobs.js').Answer> | null}
+   */
+  let hinting = null;
+
+  /**
    * Asks the engine about the shown position without playing (a hint):
    * resolves `{move, board, cell, score, mate, xWins, draw, oWins, pv}`.
    */
@@ -212,10 +217,21 @@ export function createAnalysis({ state, ai: aiOf, tell, isAiTurn, pondering }) {
     if (!ai) return Promise.reject(new Error('the AI is not available'));
     if (state.thinking) return Promise.reject(Object.assign(new Error('the AI is thinking'), { code: 'busy' }));
     if (state.puzzle?.status === 'open') return Promise.reject(Object.assign(new Error('a puzzle is open'), { code: 'puzzle' }));
-    const { result } = ai.search({ text: state.game.positionString(), level, budgetMs: ms });
-    // The live evaluation goes on once the hint is answered.
-    result.then(maybeAnalyse, maybeAnalyse);
-    return result;
+    const job = ai.search({ text: state.game.positionString(), level, budgetMs: ms });
+    hinting = job;
+    const settled = () => {
+      if (hinting === job) hinting = null;
+      // The live evaluation goes on once the hint is answered.
+      maybeAnalyse();
+    };
+    job.result.then(settled, settled);
+    return job.result;
+  }
+
+  /** Stops the Hint's search under way, if any: the position it was asked about is going. */
+  function stopHint() {
+    hinting?.cancel();
+    hinting = null;
   }
 
   /** Nobody looks (the tab is hidden): the cap's clock stops. */
@@ -260,6 +276,7 @@ export function createAnalysis({ state, ai: aiOf, tell, isAiTurn, pondering }) {
     quiet: evaluationQuiet,
     setLive,
     hint,
+    stopHint,
     pause,
     onProgress,
     onSurvey,

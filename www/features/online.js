@@ -19,7 +19,7 @@ const REFUSALS = new Set(['no-such-room', 'server-full', 'rate-limited', 'not-yo
  * The string key that says refusal `{code, message}` in the player's language.
  * @param {{code?: string}} refusal
  */
-export function refusalKey(refusal) {
+function refusalKey(refusal) {
   return REFUSALS.has(refusal?.code) ? `online.err.${refusal.code}` : 'online.err.other';
 }
 
@@ -81,6 +81,7 @@ export function createOnline(deps) {
     const rs = online.roomState;
     if (!rs || online.connection !== 'open') return refuse('onlineOffline');
     if (!online.side) return refuse('onlineWatching');
+    // These say why it is not this side's turn; awaits is the rule.
     if (rs.result) return refuse('game-over');
     if (rs.x === 'empty' || rs.o === 'empty') return refuse('onlineAlone');
     if (!awaits(rs, online.side)) return refuse('onlineTheirTurn');
@@ -181,11 +182,18 @@ export function createOnline(deps) {
    */
   function roomStateCame(roomState) {
     const { online } = state;
+    let game;
+    try {
+      game = WebGame.fromText(roomState.record);
+    } catch {
+      // A record the core refuses changes nothing here; the next state may do.
+      notify(t('online.refused', { error: t('online.err.other') }), 'warn');
+      return;
+    }
     online.side = sideOf(roomState, online.role);
     online.roomState = roomState;
     online.receivedAt = performance.now();
     const before = state.game && { id: state.gameId, record: state.game.record(), length: state.view.length };
-    const game = WebGame.fromText(roomState.record);
     if (state.game) state.game.free();
     state.game = game;
     state.gameId = `online-${roomState.room}-${roomState.gameNumber}`;

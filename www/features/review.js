@@ -93,8 +93,13 @@ export function createReview(deps) {
       review.total = total;
       tell({ cause: 'review', review });
     };
-    reviewing = ai.review(record, onMove);
-    reviewing.result.then(
+    const job = ai.review(record, onMove);
+    reviewing = job;
+    const settled = () => {
+      if (reviewing === job) reviewing = null;
+    };
+    job.result.then(settled, settled);
+    job.result.then(
       ({ x, o, puzzles = [] }) => {
         if (!current()) return;
         Object.assign(review, { status: 'done', x, o, puzzles: puzzles.map((p) => ({ ...p, status: 'open' })) });

@@ -28,9 +28,9 @@ const LIVE_SETTINGS = new Set(['speed', 'ponder']);
 
 /**
  * The setup of the game in `state` (the controller's; `settings`, `game`,
- * `gameId`, `live` and `paused` are this feature's to change). `ask(question,
- * details)` resolves true when the player agrees to lose the game in
- * progress; `commit(cause)` and `announce(cause)` tell a change (see the
+ * `gameId`, `live` and `paused` are this feature's to change). `ask()` is
+ * the question installed at start: `ask()(question, details)` resolves true
+ * when the player agrees to lose the game in progress; `commit(cause)` and `announce(cause)` tell a change (see the
  * controller's); the others are the features' (aiturns.js, saving.js,
  * review.js, analysis.js).
  * @param {{

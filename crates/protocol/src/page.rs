@@ -50,8 +50,8 @@ fn declarations() -> String {
         ServerMessage::decl(&cfg),
     ];
     let mut text = String::from(
-        "// The online protocol's messages (crates/protocol), written by its test\n\
-         // `typescript`: do not edit. Every frame also carries `v` (VERSION).\n\n",
+        "// The online protocol's messages, written from crates/protocol by its\n\
+         // test module page.rs: do not edit. Every frame also carries `v`.\n\n",
     );
     for declaration in types {
         text.push_str("export ");
