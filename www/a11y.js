@@ -12,38 +12,48 @@
 
 import { t, regionName } from './i18n.js';
 
-let region = null;
-let timer = 0;
+/**
+ * @typedef {object} Announcer
+ * @property {(text: string) => void} announce Says `text` once through the live region.
+ * @property {<T>(fn: () => T | Promise<T>) => Promise<T>} withoutMoveAnnouncements
+ *   Runs `fn` without move announcements: for browsing, which speaks for itself.
+ * @property {() => boolean} quiet True while some `withoutMoveAnnouncements` runs.
+ */
 
-/** Announces `text` once through the page's single polite live region. */
-export function announce(text) {
-  if (!region) {
-    region = document.createElement('div');
-    region.id = 'announcer';
-    region.className = 'visually-hidden';
-    region.setAttribute('aria-live', 'polite');
-    region.setAttribute('aria-atomic', 'true');
-    region.dataset.testid = 'announcer';
-    document.body.append(region);
-  }
-  clearTimeout(timer);
-  // Cleared first, then filled: the same sentence twice is spoken twice.
-  region.textContent = '';
-  timer = setTimeout(() => {
-    region.textContent = text;
-  }, 60);
-}
-
-let quiet = 0;
-
-/** Runs `fn` (which may return a promise) without move announcements: for browsing, which speaks for itself. */
-export async function withoutMoveAnnouncements(fn) {
-  quiet += 1;
-  try {
-    return await fn();
-  } finally {
-    quiet -= 1;
-  }
+/**
+ * Makes the page's one polite live region (in the page from the start, so a
+ * screen reader follows it before its first sentence) and what speaks through it.
+ * @returns {Announcer}
+ */
+export function createAnnouncer(host = document.body) {
+  const region = document.createElement('div');
+  region.id = 'announcer';
+  region.className = 'visually-hidden';
+  region.setAttribute('aria-live', 'polite');
+  region.setAttribute('aria-atomic', 'true');
+  region.dataset.testid = 'announcer';
+  host.append(region);
+  let timer = 0;
+  let browsing = 0;
+  return {
+    announce(text) {
+      clearTimeout(timer);
+      // Cleared first, then filled: the same sentence twice is spoken twice.
+      region.textContent = '';
+      timer = setTimeout(() => {
+        region.textContent = text;
+      }, 60);
+    },
+    async withoutMoveAnnouncements(fn) {
+      browsing += 1;
+      try {
+        return await fn();
+      } finally {
+        browsing -= 1;
+      }
+    },
+    quiet: () => browsing > 0,
+  };
 }
 
 /** Row and column (0-8, or 0-2 for Classic) of a cell button. */
@@ -101,8 +111,9 @@ function cellAt(board, row, col, ultimate) {
  * speaks for itself (withoutMoveAnnouncements). Call `refresh()` after a
  * render of the board outside the controller's changes.
  * @param {Controller} controller
+ * @param {Announcer} announcer
  */
-export function initBoardKeys(board, controller, skipLink = document.querySelector('.skip-link')) {
+export function initBoardKeys(board, controller, announcer, skipLink = document.querySelector('.skip-link')) {
   if (!board) return null;
   let active = null; // [board, cell] of the cell holding tabindex=0
 
@@ -179,7 +190,7 @@ export function initBoardKeys(board, controller, skipLink = document.querySelect
       const target = startCell(board);
       if (target && target !== document.activeElement) moveTo(target);
     }
-    if (quiet) return;
+    if (announcer.quiet()) return;
     const ultimate = game.kind === 'ultimate';
     const mover = step.side.toUpperCase();
     const byAi = game.mode === 'watch' || (game.mode === 'ai' && step.side !== game.humanSide);
@@ -197,7 +208,7 @@ export function initBoardKeys(board, controller, skipLink = document.querySelect
           : t('announce.boardWon', { player: step.decided.toUpperCase(), board: regionName(step.board) }),
       );
     }
-    announce(parts.join(' '));
+    announcer.announce(parts.join(' '));
   });
 
   refresh();

@@ -1,16 +1,15 @@
 // @ts-check
 // Modal questions. While one is open the rest of the page is inert (the
 // native modal <dialog>), and the keyboard shortcuts stand still
-// (`modalOpen`), so nothing changes the game behind the question.
+// (`modalOpen`), so nothing changes the game behind the question. Which
+// dialogs are open is the document's to say (`:modal`), not a count here.
 
 import { t } from './i18n.js';
 import { el } from './dom.js';
 
-let open = 0;
-
-/** True while a modal question is on screen. */
+/** True while a modal dialog (a question, the tutorial) is on screen. */
 export function modalOpen() {
-  return open > 0;
+  return document.querySelector('dialog:modal') !== null;
 }
 
 /**
@@ -31,7 +30,6 @@ export function confirmDialog(title, message, { ok = t('btn.ok'), cancel = t('bt
     const finish = (answer) => {
       if (answered) return;
       answered = true;
-      open -= 1;
       dialog.close();
       dialog.remove();
       resolve(answer);
@@ -43,7 +41,6 @@ export function confirmDialog(title, message, { ok = t('btn.ok'), cancel = t('bt
       finish(false);
     });
     document.body.append(dialog);
-    open += 1;
     dialog.showModal();
     yes.focus();
   });

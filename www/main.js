@@ -13,7 +13,7 @@ import { renderChrome, bindChrome, fillLevels } from './chrome.js';
 import { bindKeyboard } from './keyboard.js';
 import { confirmDialog } from './dialog.js';
 import { initTabs } from './tabs.js';
-import { announce, focusRequiredBoard, initBoardKeys } from './a11y.js';
+import { createAnnouncer, focusRequiredBoard, initBoardKeys } from './a11y.js';
 import * as controller from './controller.js';
 import { initDisplayOptions } from './display.js';
 import { initEvalBar } from './evalbar.js';
@@ -25,7 +25,7 @@ import { initSharing } from './sharing.js';
 import { initOnline } from './onlinepanel.js';
 import { initStats } from './stats.js';
 import { registerServiceWorker } from './offline.js';
-import { initTutorial, openHelp } from './tutorial.js';
+import { createHelp } from './tutorial.js';
 import { initEndCard } from './endcard.js';
 import { initSound } from './sound.js';
 import { initTitle } from './title.js';
@@ -86,7 +86,8 @@ async function boot() {
 
   const tabs = initTabs(document.getElementById('panel'));
   languageSwitch(document.getElementById('topbar-actions'));
-  initBoardKeys(boardRoot, controller);
+  const announcer = createAnnouncer();
+  initBoardKeys(boardRoot, controller, announcer);
   registerServiceWorker();
   const display = initDisplayOptions(document.getElementById('display-options'));
   await nextTask();
@@ -102,12 +103,15 @@ async function boot() {
   initStatusBox({ onDismiss: hint.dismiss });
   await nextTask();
   initGameReview(document.getElementById('game-review'), controller);
-  const moves = initMoveList(document.getElementById('review-panel'), controller);
+  const moves = initMoveList(document.getElementById('review-panel'), controller, announcer);
   await nextTask();
-  const sharing = initSharing(document.getElementById('share-host'), controller, { focusMoves: moves.focus });
+  const sharing = initSharing(document.getElementById('share-host'), controller, {
+    focusMoves: moves.focus,
+    withoutMoveAnnouncements: announcer.withoutMoveAnnouncements,
+  });
   await nextTask();
   initStats(document.getElementById('stats-panel'), controller, {
-    announce,
+    announce: announcer.announce,
     onReplay: async (entry) => {
       const opened = await sharing.openRecord(entry.tree ?? entry.record, {
         badKey: 'share.badImport',
@@ -125,6 +129,7 @@ async function boot() {
   await nextTask();
   initEndCard(controller, { tabs });
   initSound(controller);
+  const help = createHelp();
   initTitle(controller);
   bindKeyboard({
     newGame: controller.newGame,
@@ -134,7 +139,7 @@ async function boot() {
     pause: () => document.getElementById('btn-pause').click(),
     step: () => document.getElementById('btn-step').click(),
     focusBoard: () => focusRequiredBoard(boardRoot),
-    help: openHelp,
+    help: help.open,
   });
   const coords = input('opt-coords');
   const frame = document.getElementById('board-frame');
@@ -154,7 +159,7 @@ async function boot() {
   // First visit: the tutorial opens once the page is made, in a task of
   // its own (it builds a board of its own); Help reopens it.
   await nextTask();
-  initTutorial();
+  help.start();
   // Ready: every part is made, and on a first visit the tutorial is open.
   document.documentElement.dataset.ready = 'true';
 }

@@ -6,7 +6,6 @@
 // (data-mark, a glyph such as "?!", and the mark in its label).
 
 import { t, onLangChange } from './i18n.js';
-import { announce, withoutMoveAnnouncements } from './a11y.js';
 import { el } from './dom.js';
 import { initMoveTree } from './movetree.js';
 
@@ -15,9 +14,12 @@ const GLYPHS = { inaccuracy: '?!', mistake: '?', blunder: '??' };
 
 /**
  * Builds the list in `panel`, follows the game; returns `{ focus() }`.
+ * Browsing speaks for itself through `announcer`, instead of each move it steps over.
+ * @param {HTMLElement} panel
  * @param {Controller} controller
+ * @param {import('./a11y.js').Announcer} announcer
  */
-export function initMoveList(panel, controller) {
+export function initMoveList(panel, controller, { announce, withoutMoveAnnouncements }) {
   const heading = el('h2', { id: 'review-heading', class: 'card-title' });
   panel.setAttribute('aria-labelledby', 'review-heading');
   const note = el('p', { class: 'review-note', 'data-testid': 'review-note' });

@@ -5,7 +5,6 @@
 // they are seen; those of copy, export and import next to their buttons.
 
 import { t, onLangChange } from './i18n.js';
-import { withoutMoveAnnouncements } from './a11y.js';
 import { copyText, loadRecordText, recordFromHash, shareLink } from './share.js';
 import { el } from './dom.js';
 import { isTouchDevice } from './pointer.js';
@@ -14,10 +13,13 @@ import { isTouchDevice } from './pointer.js';
  * Builds the share pane in `host` and opens a game given in the URL's
  * fragment; `focusMoves()` puts the focus on the move list after an import.
  * Returns `{ openRecord(text, options) }`, which resolves to whether the
- * record was opened.
+ * record was opened. A record opened is not read out move by move
+ * (`withoutMoveAnnouncements`, the page's Announcer's).
+ * @param {HTMLElement} host
  * @param {Controller} controller
+ * @param {{focusMoves: () => void, withoutMoveAnnouncements: import('./a11y.js').Announcer['withoutMoveAnnouncements']}} options
  */
-export function initSharing(host, controller, { focusMoves }) {
+export function initSharing(host, controller, { focusMoves, withoutMoveAnnouncements }) {
   const notice = document.getElementById('notice');
   const shareMessage = el('p', { class: 'review-message', role: 'status', 'data-testid': 'share-message' });
   const copyButton = el('button', { type: 'button', class: 'btn', 'data-testid': 'copy-link' });

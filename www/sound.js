@@ -15,10 +15,6 @@ import { input } from './dom.js';
 
 const KEY = 'uttt.sound';
 
-let enabled = false;
-let ctx = null;
-let master = null;
-
 function loadChoice() {
   try {
     return localStorage.getItem(KEY) === 'on';
@@ -35,36 +31,61 @@ function saveChoice(on) {
   }
 }
 
-/** Makes or resumes the audio context; call only from a user gesture. */
-function wake() {
-  if (!enabled) return;
-  if (!ctx) {
-    const Context = window.AudioContext || window.webkitAudioContext;
-    if (!Context) return;
-    try {
-      ctx = new Context();
-    } catch {
-      ctx = null;
-      return;
-    }
-    master = ctx.createGain();
-    master.gain.value = 0.6;
-    master.connect(ctx.destination);
-  }
-  if (ctx.state === 'suspended') ctx.resume().catch(() => {});
-}
+/**
+ * @typedef {object} Output
+ * @property {AudioContext} ctx
+ * @property {GainNode} master Where every note goes: the page's volume.
+ */
 
-/** True when a sound may play now. */
-function ready() {
-  return enabled && ctx !== null && ctx.state === 'running';
+/**
+ * The page's audio output, made at the first gesture after sound is on
+ * (browsers start audio only from one), then resumed and suspended with
+ * the choice.
+ */
+function createSpeaker() {
+  /** @type {Output | null} */
+  let out = null;
+  return {
+    /** Makes or resumes the audio context; call only from a user gesture. */
+    wake() {
+      if (!out) {
+        const Context = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
+        if (!Context) return;
+        try {
+          const ctx = new Context();
+          const master = ctx.createGain();
+          master.gain.value = 0.6;
+          master.connect(ctx.destination);
+          out = { ctx, master };
+        } catch {
+          return;
+        }
+      }
+      if (out.ctx.state === 'suspended') out.ctx.resume().catch(() => {});
+    },
+    /** True until the context runs: a gesture should wake it. */
+    asleep: () => !out || out.ctx.state === 'suspended',
+    /** Plays sound `name` of SOUNDS if the context runs; a sound is never worth an error on the page. */
+    play(name, ...args) {
+      if (!out || out.ctx.state !== 'running') return;
+      try {
+        SOUNDS[name](out, ...args);
+      } catch {
+        // Nothing to tell: the game goes on in silence.
+      }
+    },
+    suspend() {
+      if (out && out.ctx.state === 'running') out.ctx.suspend().catch(() => {});
+    },
+  };
 }
 
 /**
- * One note: an oscillator of `type` at `freq` Hz (gliding to `to` if given),
+ * One note on `out`: an oscillator of `type` at `freq` Hz (gliding to `to` if given),
  * starting `at` seconds from now, with a fast attack and an exponential
  * decay to silence over `dur` seconds, peaking at `gain`.
  */
-function note({ freq, to = null, at = 0, dur = 0.15, type = 'sine', gain = 0.2, attack = 0.006 }) {
+function note({ ctx, master }, { freq, to = null, at = 0, dur = 0.15, type = 'sine', gain = 0.2, attack = 0.006 }) {
   const start = ctx.currentTime + at;
   const osc = ctx.createOscillator();
   const env = ctx.createGain();
@@ -84,54 +105,40 @@ function note({ freq, to = null, at = 0, dur = 0.15, type = 'sine', gain = 0.2, 
   };
 }
 
-/** The sounds, by name. Each takes an optional start offset in seconds. */
+/** The sounds, by name: each plays on an Output, from an optional start offset in seconds. */
 export const SOUNDS = {
   /** A soft wooden click; X's a shade higher than O's. */
-  move(at = 0, side = 'x') {
+  move(out, at = 0, side = 'x') {
     const base = side === 'o' ? 520 : 600;
-    note({ freq: base * 1.6, to: base, at, dur: 0.07, type: 'triangle', gain: 0.14, attack: 0.003 });
-    note({ freq: base * 3.2, at, dur: 0.025, type: 'sine', gain: 0.04, attack: 0.002 });
+    note(out, { freq: base * 1.6, to: base, at, dur: 0.07, type: 'triangle', gain: 0.14, attack: 0.003 });
+    note(out, { freq: base * 3.2, at, dur: 0.025, type: 'sine', gain: 0.04, attack: 0.002 });
   },
   /** A small bell: a fifth, with a quiet octave shimmer. */
-  board(at = 0) {
-    note({ freq: 987.8, at, dur: 0.5, gain: 0.12 });
-    note({ freq: 1480, at: at + 0.07, dur: 0.55, gain: 0.1 });
-    note({ freq: 2960, at: at + 0.07, dur: 0.25, gain: 0.025 });
+  board(out, at = 0) {
+    note(out, { freq: 987.8, at, dur: 0.5, gain: 0.12 });
+    note(out, { freq: 1480, at: at + 0.07, dur: 0.55, gain: 0.1 });
+    note(out, { freq: 2960, at: at + 0.07, dur: 0.25, gain: 0.025 });
   },
   /** A rising major arpeggio ending on a held octave. */
-  win(at = 0) {
+  win(out, at = 0) {
     const steps = [523.3, 659.3, 784, 1046.5];
     steps.forEach((freq, i) => {
       const last = i === steps.length - 1;
-      note({ freq, at: at + i * 0.11, dur: last ? 0.7 : 0.18, type: 'triangle', gain: last ? 0.2 : 0.16 });
+      note(out, { freq, at: at + i * 0.11, dur: last ? 0.7 : 0.18, type: 'triangle', gain: last ? 0.2 : 0.16 });
     });
-    note({ freq: 1318.5, at: at + 0.33, dur: 0.6, gain: 0.06 });
+    note(out, { freq: 1318.5, at: at + 0.33, dur: 0.6, gain: 0.06 });
   },
   /** Two falling notes, low and soft: a loss. */
-  loss(at = 0) {
-    note({ freq: 392, at, dur: 0.28, type: 'triangle', gain: 0.15 });
-    note({ freq: 311.1, at: at + 0.22, dur: 0.55, type: 'triangle', gain: 0.14 });
+  loss(out, at = 0) {
+    note(out, { freq: 392, at, dur: 0.28, type: 'triangle', gain: 0.15 });
+    note(out, { freq: 311.1, at: at + 0.22, dur: 0.55, type: 'triangle', gain: 0.14 });
   },
   /** One low, level tone: a draw. */
-  draw(at = 0) {
-    note({ freq: 349.2, at, dur: 0.5, type: 'triangle', gain: 0.14 });
-    note({ freq: 261.6, at, dur: 0.5, type: 'sine', gain: 0.08 });
+  draw(out, at = 0) {
+    note(out, { freq: 349.2, at, dur: 0.5, type: 'triangle', gain: 0.14 });
+    note(out, { freq: 261.6, at, dur: 0.5, type: 'sine', gain: 0.08 });
   },
 };
-
-function play(name, ...args) {
-  if (!ready()) return;
-  try {
-    SOUNDS[name](...args);
-  } catch {
-    // A sound is never worth an error on the page.
-  }
-}
-
-/** Whether sound is on. */
-export function soundOn() {
-  return enabled;
-}
 
 /**
  * Wires the Sounds checkbox (`#opt-sound` in the Game pane) and plays the
@@ -140,7 +147,9 @@ export function soundOn() {
  * @param {Controller} controller
  */
 export function initSound(controller) {
-  enabled = loadChoice();
+  let enabled = loadChoice();
+  const speaker = createSpeaker();
+  const play = (name, ...args) => enabled && speaker.play(name, ...args);
   const box = input('opt-sound');
   const draw = () => {
     if (box) box.checked = enabled;
@@ -151,10 +160,10 @@ export function initSound(controller) {
     draw();
     if (enabled) {
       // This is a gesture: the context may start now, and a click says sound is on.
-      wake();
+      speaker.wake();
       play('move');
-    } else if (ctx && ctx.state === 'running') {
-      ctx.suspend().catch(() => {});
+    } else {
+      speaker.suspend();
     }
   };
   draw();
@@ -162,7 +171,7 @@ export function initSound(controller) {
   // The first gesture after sound is on starts the audio (a saved 'on' from an earlier visit).
   for (const type of ['pointerdown', 'keydown']) {
     document.addEventListener(type, () => {
-      if (enabled && (!ctx || ctx.state === 'suspended')) wake();
+      if (enabled && speaker.asleep()) speaker.wake();
     }, { capture: true });
   }
 

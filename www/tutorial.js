@@ -8,7 +8,7 @@
 //
 // Shown once on the first visit (localStorage 'uttt.tutorial' absent);
 // finishing or skipping stores 'done'. The Help button (#btn-help) and the
-// '?' key (main.js passes openHelp to bindKeyboard) open it again.
+// '?' key (main.js passes createHelp's open to bindKeyboard) open it again.
 
 import { WebGame } from './wasm.js';
 import { BoardView } from './board.js';
@@ -60,8 +60,6 @@ const KEYS = [
   [['← ↑ → ↓'], 'tutorial.key.arrows'],
   [['Enter'], 'tutorial.key.enter'],
 ];
-
-let current = null; // the open tutorial, or null
 
 function markDone() {
   try {
@@ -353,23 +351,26 @@ function createTutorial(onClose) {
   return { dialog, close };
 }
 
-/** Opens the tutorial from its first step (no-op while it is open). */
-export function openHelp() {
-  if (current) return;
-  current = createTutorial(() => {
-    current = null;
-  });
-}
-
 /**
- * Wires the Help button and, on the first visit, opens the tutorial. Call
- * once the page is ready (the wasm is loaded).
+ * The tutorial as Help: `open()` opens it from its first step (nothing while
+ * it is open); `start()` wires the Help button and, on the first visit,
+ * opens it: call it once the page is ready (the wasm is loaded).
  */
-export function initTutorial() {
-  const button = document.getElementById('btn-help');
-  if (button) {
-    button.addEventListener('click', openHelp);
-    button.setAttribute('aria-haspopup', 'dialog');
-  }
-  if (firstVisit()) openHelp();
+export function createHelp() {
+  let shown = null; // the open tutorial, or null
+  const open = () => {
+    if (shown) return;
+    shown = createTutorial(() => {
+      shown = null;
+    });
+  };
+  const start = () => {
+    const button = document.getElementById('btn-help');
+    if (button) {
+      button.addEventListener('click', open);
+      button.setAttribute('aria-haspopup', 'dialog');
+    }
+    if (firstVisit()) open();
+  };
+  return { open, start };
 }

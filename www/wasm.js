@@ -5,15 +5,8 @@
 
 import init, { WebGame, apiVersion, levelNames, levelBudgetMs } from './pkg/uttt_page.js';
 
-let loaded = null;
-
-/** Loads and instantiates the wasm module (idempotent). */
-export function loadWasm() {
-  if (!loaded) loaded = init();
-  return loaded;
-}
-
-export { WebGame, apiVersion };
+/** Loads and instantiates the wasm module: main.js calls it once, before anything uses the module. */
+export { init as loadWasm, WebGame, apiVersion };
 
 /**
  * The levels the engine offers, weakest first: `[{name, budgetMs}]`.
