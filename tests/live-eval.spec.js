@@ -13,7 +13,7 @@ import { open, choose, cell, expectMarks, markCount, aiIdle, showTab, newGame, t
 async function watchAnalysis(page) {
   await page.evaluate(async () => {
     window.__analysis = [];
-    const { subscribe } = await import(new URL('www/controller.js', document.baseURI).href);
+    const { subscribe } = await (await import(new URL('www/main.js', document.baseURI).href)).booted;
     subscribe((change) => {
       if (change.cause === 'analysis') window.__analysis.push(change.report);
     });

@@ -111,7 +111,7 @@ async function watchPage(page) {
   await page.evaluate(async () => {
     window.__reports = [];
     window.__longest = 0;
-    const { subscribe } = await import(new URL('www/controller.js', document.baseURI).href);
+    const { subscribe } = await (await import(new URL('www/main.js', document.baseURI).href)).booted;
     subscribe((change) => {
       if (change.cause === 'progress') window.__reports.push(change.report);
     });

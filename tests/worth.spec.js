@@ -16,7 +16,7 @@ async function watchWorth(page) {
     window.__worth = [];
     window.__pairs = [];
     let line = null;
-    const { subscribe } = await import(new URL('www/controller.js', document.baseURI).href);
+    const { subscribe } = await (await import(new URL('www/main.js', document.baseURI).href)).booted;
     subscribe((change) => {
       if (change.cause === 'analysis') line = change.report.pv;
       if (change.cause !== 'worth') return;

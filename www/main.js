@@ -14,7 +14,7 @@ import { bindKeyboard } from './keyboard.js';
 import { confirmDialog } from './dialog.js';
 import { initTabs } from './tabs.js';
 import { createAnnouncer, focusRequiredBoard, initBoardKeys } from './a11y.js';
-import * as controller from './controller.js';
+import { createController } from './controller.js';
 import { initDisplayOptions } from './display.js';
 import { initEvalBar } from './evalbar.js';
 import { initHint } from './hint.js';
@@ -48,12 +48,13 @@ async function boot() {
   } catch (error) {
     status.textContent = t('app.loadFailed', { error: error.message ?? String(error) });
     status.dataset.tone = 'error';
-    return;
+    return null;
   }
   document.getElementById('version').textContent = `v${apiVersion()}`;
 
   const levelList = levels();
   const boardRoot = document.getElementById('board');
+  const controller = createController();
   const board = new BoardView(boardRoot, (b, c) => {
     controller.play(b, c).then((result) => {
       if (!result.ok && result.code !== 'declined') board.refuse(b, c);
@@ -162,6 +163,7 @@ async function boot() {
   help.start();
   // Ready: every part is made, and on a first visit the tutorial is open.
   document.documentElement.dataset.ready = 'true';
+  return controller;
 }
 
 /**
@@ -182,4 +184,8 @@ try {
   // Storage refused: coordinates stay on.
 }
 
-boot();
+/**
+ * The page's controller once the page is made (null when the wasm could not
+ * load): what a script watching the page subscribes to, as the tests do.
+ */
+export const booted = boot();

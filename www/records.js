@@ -113,133 +113,161 @@ export function personalOutcome(entry) {
   return entry.result === entry.side ? 'win' : 'loss';
 }
 
-let asideCount = 0;
-
-/** Keeps `text` under a key of its own; false when storage refused it. */
-function setAside(text, storage) {
-  asideCount += 1;
-  try {
-    storage.setItem(`${KEY}.unreadable.${Date.now()}-${asideCount}`, text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The last archive read, by its raw text: the page reads it on every redraw. */
-let cache = { text: null, games: [] };
+/** @typedef {null | 'partial' | 'corrupt'} ArchiveProblem */
 
 /**
- * Reads the archive. Returns `{ games, problem }` where `problem` is null, or
- * 'corrupt' when the stored data could not be read and was set aside.
+ * @typedef {object} Archive
+ * @property {() => {games: ArchiveEntry[], problem: ArchiveProblem}} load
+ *   Reads the archive; `problem` says when stored data could not be read
+ *   and was set aside ('partial': some entries, 'corrupt': all of it).
+ * @property {(game: object) => ArchiveEntry | null} add
+ * @property {(id: string, tree: string, line: number) => boolean} keepLines
+ * @property {(id: string, record: string, review: object) => boolean} attachReview
+ * @property {(id: string) => ArchiveEntry | null} find
+ * @property {() => void} clear
  */
-export function loadArchive(storage = localStorage) {
-  let text;
-  try {
-    text = storage.getItem(KEY);
-  } catch {
-    return { games: [], problem: null };
-  }
-  if (text === null) return { games: [], problem: null };
-  if (text === cache.text) return { games: cache.games.slice(), problem: null };
-  try {
-    const data = JSON.parse(text);
-    if (!data || data.v !== VERSION || !Array.isArray(data.games)) throw new Error('shape');
-    const games = data.games.map(cleanEntry).filter(Boolean);
-    if (games.length === data.games.length) {
-      cache = { text, games };
-      return { games: games.slice(), problem: null };
-    }
-    // Entries this version cannot read are kept aside before the good ones
-    // are written back, so no later save can lose them.
-    const bad = data.games.filter((g) => !cleanEntry(g));
-    if (setAside(JSON.stringify({ v: VERSION, games: bad }), storage)) save(games, storage);
-    return { games, problem: 'partial' };
-  } catch {
-    setAside(text, storage);
+
+/**
+ * The archive of games kept in `storage` (localStorage, or a stand-in),
+ * under one key, as one versioned JSON text. The last text read or
+ * written is kept parsed: the page reads the archive on every redraw.
+ * @returns {Archive}
+ */
+export function createArchive(storage = localStorage) {
+  /** The last archive read or written, by its raw text. */
+  let cache = { text: null, games: [] };
+
+  /** Keeps `text` under a key no other text has; false when storage refused it. */
+  const setAside = (text) => {
+    const stamp = Date.now();
     try {
-      storage.removeItem(KEY);
+      let n = 1;
+      while (storage.getItem(`${KEY}.unreadable.${stamp}-${n}`) !== null) n += 1;
+      storage.setItem(`${KEY}.unreadable.${stamp}-${n}`, text);
+      return true;
     } catch {
-      // ignore: read-only storage
+      return false;
     }
-    return { games: [], problem: 'corrupt' };
-  }
-}
+  };
 
-function save(games, storage = localStorage) {
-  try {
-    const text = JSON.stringify({ v: VERSION, games });
-    storage.setItem(KEY, text);
-    cache = { text, games };
-    return true;
-  } catch {
-    return false; // quota or privacy mode: the game goes on without the archive
-  }
-}
-
-/**
- * Adds a finished (or unfinished) game; `game` has id, kind, rules, mode,
- * level, levelO, side, result, record (and optionally date). A game with the
- * id of a stored one replaces it: one game, one entry, its latest result.
- * Returns the stored entry, or null if invalid or not stored.
- */
-export function addGame(game, storage = localStorage) {
-  const entry = cleanEntry({ date: new Date().toISOString(), ...game });
-  if (!entry) return null;
-  const { games } = loadArchive(storage);
-  const same = entry.id ? games.findIndex((g) => g.id === entry.id) : -1;
-  if (same >= 0) {
-    const old = games[same];
-    if (old.record === entry.record && old.result === entry.result) return old;
-    games.splice(same, 1);
-  }
-  games.push(entry);
-  return save(games.slice(-MAX_GAMES), storage) ? entry : null;
-}
-
-/**
- * Keeps the lines of game `id` as they are now: `tree` (its record with
- * variations) and `line` (where its entry's record ends in it). True when
- * stored; false (nothing changes) if there is no such entry or nothing new.
- */
-export function keepLines(id, tree, line, storage = localStorage) {
-  const { games } = loadArchive(storage);
-  const index = games.findIndex((g) => g.id === id);
-  if (index < 0) return false;
-  const { tree: _tree, line: _line, ...entry } = games[index];
-  const kept = { ...entry, ...cleanLines(tree, line, entry.record) };
-  if (kept.tree === games[index].tree && kept.line === games[index].line) return false;
-  games[index] = kept;
-  return save(games, storage);
-}
-
-/**
- * Keeps `review` (stored form, see reviews.js) with game `id`, if the
- * stored game is still the one reviewed (`record`); older games beyond
- * MAX_REVIEWS lose theirs. True when stored.
- */
-export function attachReview(id, record, review, storage = localStorage) {
-  const { games } = loadArchive(storage);
-  const index = games.findIndex((g) => g.id === id && g.record === record);
-  const kept = cleanReview(review, record);
-  if (index < 0 || !kept) return false;
-  games[index] = { ...games[index], review: kept };
-  let reviewed = 0;
-  for (let i = games.length - 1; i >= 0; i -= 1) {
-    if (!games[i].review) continue;
-    reviewed += 1;
-    if (reviewed > MAX_REVIEWS) {
-      const { review: _dropped, ...rest } = games[i];
-      games[i] = rest;
+  const save = (games) => {
+    try {
+      const text = JSON.stringify({ v: VERSION, games });
+      storage.setItem(KEY, text);
+      cache = { text, games };
+      return true;
+    } catch {
+      return false; // quota or privacy mode: the game goes on without the archive
     }
-  }
-  return save(games, storage);
-}
+  };
 
-/** The stored entry of game `id`, or null. */
-export function findGame(id, storage = localStorage) {
-  if (!id) return null;
-  return loadArchive(storage).games.find((g) => g.id === id) ?? null;
+  /** @type {Archive['load']} */
+  const load = () => {
+    let text;
+    try {
+      text = storage.getItem(KEY);
+    } catch {
+      return { games: [], problem: null };
+    }
+    if (text === null) return { games: [], problem: null };
+    if (text === cache.text) return { games: cache.games.slice(), problem: null };
+    try {
+      const data = JSON.parse(text);
+      if (!data || data.v !== VERSION || !Array.isArray(data.games)) throw new Error('shape');
+      const games = data.games.map(cleanEntry).filter(Boolean);
+      if (games.length === data.games.length) {
+        cache = { text, games };
+        return { games: games.slice(), problem: null };
+      }
+      // Entries this version cannot read are kept aside before the good ones
+      // are written back, so no later save can lose them.
+      const bad = data.games.filter((g) => !cleanEntry(g));
+      if (setAside(JSON.stringify({ v: VERSION, games: bad }))) save(games);
+      return { games, problem: 'partial' };
+    } catch {
+      setAside(text);
+      try {
+        storage.removeItem(KEY);
+      } catch {
+        // ignore: read-only storage
+      }
+      return { games: [], problem: 'corrupt' };
+    }
+  };
+
+  return {
+    load,
+    /**
+     * Adds a finished (or unfinished) game; `game` has id, kind, rules, mode,
+     * level, levelO, side, result, record (and optionally date). A game with the
+     * id of a stored one replaces it: one game, one entry, its latest result.
+     * Returns the stored entry, or null if invalid or not stored.
+     */
+    add(game) {
+      const entry = cleanEntry({ date: new Date().toISOString(), ...game });
+      if (!entry) return null;
+      const { games } = load();
+      const same = entry.id ? games.findIndex((g) => g.id === entry.id) : -1;
+      if (same >= 0) {
+        const old = games[same];
+        if (old.record === entry.record && old.result === entry.result) return old;
+        games.splice(same, 1);
+      }
+      games.push(entry);
+      return save(games.slice(-MAX_GAMES)) ? entry : null;
+    },
+    /**
+     * Keeps the lines of game `id` as they are now: `tree` (its record with
+     * variations) and `line` (where its entry's record ends in it). True when
+     * stored; false (nothing changes) if there is no such entry or nothing new.
+     */
+    keepLines(id, tree, line) {
+      const { games } = load();
+      const index = games.findIndex((g) => g.id === id);
+      if (index < 0) return false;
+      const { tree: _tree, line: _line, ...entry } = games[index];
+      const kept = { ...entry, ...cleanLines(tree, line, entry.record) };
+      if (kept.tree === games[index].tree && kept.line === games[index].line) return false;
+      games[index] = kept;
+      return save(games);
+    },
+    /**
+     * Keeps `review` (stored form, see reviews.js) with game `id`, if the
+     * stored game is still the one reviewed (`record`); older games beyond
+     * MAX_REVIEWS lose theirs. True when stored.
+     */
+    attachReview(id, record, review) {
+      const { games } = load();
+      const index = games.findIndex((g) => g.id === id && g.record === record);
+      const kept = cleanReview(review, record);
+      if (index < 0 || !kept) return false;
+      games[index] = { ...games[index], review: kept };
+      let reviewed = 0;
+      for (let i = games.length - 1; i >= 0; i -= 1) {
+        if (!games[i].review) continue;
+        reviewed += 1;
+        if (reviewed > MAX_REVIEWS) {
+          const { review: _dropped, ...rest } = games[i];
+          games[i] = rest;
+        }
+      }
+      return save(games);
+    },
+    /** The stored entry of game `id`, or null. */
+    find(id) {
+      if (!id) return null;
+      return load().games.find((g) => g.id === id) ?? null;
+    },
+    /** Deletes the whole archive. */
+    clear() {
+      try {
+        storage.removeItem(KEY);
+      } catch {
+        // ignore
+      }
+      cache = { text: null, games: [] };
+    },
+  };
 }
 
 /**
@@ -265,16 +293,6 @@ export function scoreCard(games, { kind, mode, level }) {
     }
   }
   return card;
-}
-
-/** Deletes the whole archive. */
-export function clearArchive(storage = localStorage) {
-  try {
-    storage.removeItem(KEY);
-  } catch {
-    // ignore
-  }
-  cache = { text: null, games: [] };
 }
 
 /**

@@ -5,7 +5,7 @@
 // only through classes so it works under a strict CSP.
 
 import { t, tn, lang, onLangChange } from './i18n.js';
-import { LEVEL_ORDER, clearArchive, finished, loadArchive, personalOutcome, statistics } from './records.js';
+import { LEVEL_ORDER, finished, personalOutcome, statistics } from './records.js';
 import { el, svgEl } from './dom.js';
 
 /** How many games the chart and the list show (the newest). */
@@ -204,7 +204,7 @@ export function initStats(panel, controller, { onReplay, announce = () => {} } =
   panel.classList.add('stats-panel');
   let showAll = false;
   const render = () => {
-    const { games } = loadArchive();
+    const games = controller.archiveGames();
     const { perLevel, human, watch, online } = statistics(games);
     const heading = el('h2', { id: 'stats-heading', class: 'card-title', text: t('stats.title') });
     panel.setAttribute('aria-labelledby', 'stats-heading');
@@ -216,8 +216,7 @@ export function initStats(panel, controller, { onReplay, announce = () => {} } =
     clear.addEventListener('click', () => {
       // eslint-disable-next-line no-alert -- a native confirm is accessible and needs no markup
       if (!window.confirm(t('stats.clearConfirm'))) return;
-      clearArchive();
-      controller.archiveChanged();
+      controller.clearArchive();
       announce(t('stats.cleared'));
     });
     panel.replaceChildren(

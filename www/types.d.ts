@@ -89,7 +89,7 @@ declare global {
   }
 
   /** The game controller's module, as the panes are given it. */
-  type Controller = typeof import('./controller.js');
+  type Controller = ReturnType<typeof import('./controller.js').createController>;
 
   /** Every change the panes hear, once, through controller.js subscribe. */
   type Change =

@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { addGame, attachReview, keepLines, loadArchive, statistics, cleanEntry, MAX_GAMES, MAX_REVIEWS } from '../../www/records.js';
+import { createArchive, statistics, cleanEntry, MAX_GAMES, MAX_REVIEWS } from '../../www/records.js';
 import { packReview, unpackReview, cleanReview, LINE_MOVES } from '../../www/reviews.js';
 import { recordFromHash, shareLink } from '../../www/share.js';
 
@@ -18,6 +18,17 @@ function memoryStorage(initial = {}) {
     removeItem: (k) => map.delete(k),
   };
 }
+
+/** One archive per stand-in storage, as the page keeps one per visit. */
+const archives = new WeakMap();
+function archiveOf(storage) {
+  if (!archives.has(storage)) archives.set(storage, createArchive(storage));
+  return archives.get(storage);
+}
+const addGame = (game, storage) => archiveOf(storage).add(game);
+const attachReview = (id, record, review, storage) => archiveOf(storage).attachReview(id, record, review);
+const keepLines = (id, tree, line, storage) => archiveOf(storage).keepLines(id, tree, line);
+const loadArchive = (storage) => archiveOf(storage).load();
 
 test('finished games are stored, counted per level, and capped', () => {
   const storage = memoryStorage();
@@ -85,6 +96,16 @@ test('bad entries are refused and corrupt storage is set aside without throwing'
   const kept = [...mixed.map.keys()].filter((k) => k.startsWith('uttt.history.unreadable.'));
   assert.equal(kept.length, 1);
   assert.ok(mixed.map.get(kept[0]).includes('chess'));
+});
+
+test('two unreadable archives set aside in the same millisecond keep both', (t) => {
+  t.mock.method(Date, 'now', () => 1_700_000_000_000);
+  const storage = memoryStorage({ 'uttt.history': '{first' });
+  assert.equal(loadArchive(storage).problem, 'corrupt');
+  storage.setItem('uttt.history', '{second');
+  assert.equal(loadArchive(storage).problem, 'corrupt');
+  const aside = [...storage.map.entries()].filter(([k]) => k.startsWith('uttt.history.unreadable.'));
+  assert.deepEqual(aside.map(([, v]) => v).sort(), ['{first', '{second']);
 });
 
 test('share links keep the path and query and round-trip through the fragment', () => {

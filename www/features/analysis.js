@@ -9,7 +9,7 @@
 // and keeps quiet where an evaluation would help one side: online, in a
 // puzzle, and (in numbers) during a game against the AI.
 
-import { findGame, finished as finishedEntry } from '../records.js';
+import { finished as finishedEntry } from '../records.js';
 
 /**
  * How long the live evaluation may search one position of a person's think
@@ -37,13 +37,14 @@ function reportDetail({ depth, score, mate, xWins, draw, oWins, pv, nodes }) {
  * controller's answers about the AI's turns.
  * @param {{
  *   state: any,
+ *   archive: import('../records.js').Archive,
  *   ai: () => import('../ai.js').AiClient | null,
  *   tell: (change: Change) => void,
  *   isAiTurn: () => boolean,
  *   pondering: () => boolean,
  * }} deps
  */
-export function createAnalysis({ state, ai: aiOf, tell, isAiTurn, pondering }) {
+export function createAnalysis({ state, archive, ai: aiOf, tell, isAiTurn, pondering }) {
   /** What the page asks for: the bar shows the evaluation on screen; the overlay is shown. */
   const wanted = { bar: false, overlay: false };
   /** The position the survey under way is of, or null. */
@@ -121,7 +122,7 @@ export function createAnalysis({ state, ai: aiOf, tell, isAiTurn, pondering }) {
   function evaluationQuiet() {
     const { mode } = state.settings;
     if (!state.game || state.online || (mode !== 'ai-x' && mode !== 'ai-o')) return false;
-    const known = findGame(state.gameId);
+    const known = archive.find(state.gameId);
     return !(known && finishedEntry(known)) && !state.view.lineOver;
   }
 

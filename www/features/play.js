@@ -5,6 +5,11 @@
 // the other lines (shown, promoted, deleted), Continue from an earlier
 // position, and AI vs AI's Step. Every rule is the core's: a refusal says
 // what the core said.
+//
+// Variations: a move from an earlier position starts a new line there and
+// the later moves stay as another (core's tree, through WebGame); the page
+// shows one line at a time, whose record is the game for the archive, the
+// review and the AI, and the tree holds every line for saving and sharing.
 
 import { refusal, humanSide } from '../status.js';
 import { showSavedLine } from './saving.js';

@@ -7,7 +7,6 @@
 // ('puzzle' changes). The review belongs to one line of one game: another
 // line on the board drops it, and the line kept with it brings it back.
 
-import { attachReview, findGame } from '../records.js';
 import { packReview, unpackReview } from '../reviews.js';
 import { t } from '../i18n.js';
 import { refusalOf } from './play.js';
@@ -22,6 +21,7 @@ import { refusalOf } from './play.js';
  * and `jump(ply)`.
  * @param {{
  *   state: any,
+ *   archive: import('../records.js').Archive,
  *   ai: () => import('../ai.js').AiClient | null,
  *   tell: (change: Change) => void,
  *   announce: (cause: GameCause) => void,
@@ -33,7 +33,7 @@ import { refusalOf } from './play.js';
  * }} deps
  */
 export function createReview(deps) {
-  const { state, ai: aiOf, tell, announce, archiveChanged, afterWork, clearNotice, showPosition, jump } = deps;
+  const { state, archive, ai: aiOf, tell, announce, archiveChanged, afterWork, clearNotice, showPosition, jump } = deps;
   /**
    * The worker's review of the game (state.review's while it runs).
    * @type {import('../aijobs.js').Job<import('../aijobs.js').ReviewEnd> | null}
@@ -67,7 +67,7 @@ export function createReview(deps) {
    */
   function dropStaleReview() {
     if (state.review?.record === state.game.record()) return;
-    const stored = storedReview(findGame(state.gameId), state.view);
+    const stored = storedReview(archive.find(state.gameId), state.view);
     if (state.review || stored) setReview(stored);
   }
 
@@ -103,7 +103,7 @@ export function createReview(deps) {
       ({ x, o, puzzles = [] }) => {
         if (!current()) return;
         Object.assign(review, { status: 'done', x, o, puzzles: puzzles.map((p) => ({ ...p, status: 'open' })) });
-        if (attachReview(state.gameId, record, packReview(review))) archiveChanged();
+        if (archive.attachReview(state.gameId, record, packReview(review))) archiveChanged();
         tell({ cause: 'review', review });
         afterWork();
       },
@@ -197,7 +197,7 @@ export function createReview(deps) {
     puzzle.status = status;
     const found = review.puzzles[puzzle.index];
     if (found.status !== 'solved') found.status = status;
-    if (attachReview(state.gameId, review.record, packReview(review))) archiveChanged();
+    if (archive.attachReview(state.gameId, review.record, packReview(review))) archiveChanged();
     tell({ cause: 'review', review });
     setPuzzle(puzzle);
     announce('puzzle-answer');

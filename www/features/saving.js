@@ -6,8 +6,6 @@
 // lines tried after it.
 
 import { WebGame } from '../wasm.js';
-import * as storage from '../storage.js';
-import { addGame, findGame, keepLines } from '../records.js';
 import { humanSide } from '../status.js';
 import { t } from '../i18n.js';
 
@@ -39,9 +37,15 @@ export function showSavedLine(game, line, cursor) {
  * The saving of the game in `state` (the controller's). `announce(cause)`
  * tells a change (a save that failed and went through at last);
  * `archiveChanged()` says the archive of games changed.
- * @param {{ state: any, announce: (cause: GameCause) => void, archiveChanged: () => void }} deps
+ * @param {{
+ *   state: any,
+ *   storage: import('../storage.js').GameStorage,
+ *   archive: import('../records.js').Archive,
+ *   announce: (cause: GameCause) => void,
+ *   archiveChanged: () => void,
+ * }} deps
  */
-export function createSaving({ state, announce, archiveChanged }) {
+export function createSaving({ state, storage, archive, announce, archiveChanged }) {
   /** Whether the last save was refused: its notice stays until a save goes through. */
   let failed = false;
   let retryTimer = 0;
@@ -118,7 +122,7 @@ export function createSaving({ state, announce, archiveChanged }) {
   /** Puts the game on the board in the archive as finished with `result` (or 'unfinished'). */
   function recordInArchive(result) {
     if (!state.game.record()) return;
-    if (addGame(archiveEntry(result))) archiveChanged();
+    if (archive.add(archiveEntry(result))) archiveChanged();
   }
 
   /**
@@ -127,7 +131,7 @@ export function createSaving({ state, announce, archiveChanged }) {
    */
   function setAsideCurrentGame() {
     if (!state.game || state.view.length === 0) return;
-    const known = findGame(state.gameId);
+    const known = archive.find(state.gameId);
     if (!known) {
       recordInArchive('unfinished');
       return;
@@ -135,7 +139,7 @@ export function createSaving({ state, announce, archiveChanged }) {
     // A finished game keeps the lines tried after it ended.
     if (state.online) return;
     const line = state.game.lineOf(known.record);
-    if (line !== undefined && keepLines(known.id, state.game.treeRecord(), line)) archiveChanged();
+    if (line !== undefined && archive.keepLines(known.id, state.game.treeRecord(), line)) archiveChanged();
   }
 
   /**

@@ -7,8 +7,6 @@
 // game's pace.
 
 import { WebGame } from '../wasm.js';
-import * as storage from '../storage.js';
-import { findGame, loadArchive } from '../records.js';
 import { humanSide } from '../status.js';
 import { newGameId } from './saving.js';
 
@@ -35,6 +33,8 @@ const LIVE_SETTINGS = new Set(['speed', 'ponder']);
  * review.js, analysis.js).
  * @param {{
  *   state: any,
+ *   storage: import('../storage.js').GameStorage,
+ *   archive: import('../records.js').Archive,
  *   ai: () => import('../ai.js').AiClient | null,
  *   ask: () => (question: string, details?: {moves?: number}) => Promise<boolean>,
  *   commit: (cause: GameCause) => void,
@@ -49,11 +49,11 @@ const LIVE_SETTINGS = new Set(['speed', 'ponder']);
  * }} deps
  */
 export function createSetup(deps) {
-  const { state, ai: aiOf, ask, commit, announce, stopAi, levelOf, clearNotice, setAside, setReview, storedReview, afterSettings } = deps;
+  const { state, storage, archive, ai: aiOf, ask, commit, announce, stopAi, levelOf, clearNotice, setAside, setReview, storedReview, afterSettings } = deps;
 
   /** True while the game on the board has moves and has not finished: replacing it asks first. */
   function inProgress() {
-    return state.view.length > 0 && !findGame(state.gameId);
+    return state.view.length > 0 && !archive.find(state.gameId);
   }
 
   /** Tells the engine a new game began, when an AI plays in it. */
@@ -166,7 +166,7 @@ export function createSetup(deps) {
       storage.saveSettings(state.settings);
     }
     // The same game loaded again (a replay from the archive) keeps its entry.
-    const known = loadArchive().games.find((g) => (g.tree ?? g.record) === (loaded.treeRecord() ?? ''));
+    const known = archive.load().games.find((g) => (g.tree ?? g.record) === (loaded.treeRecord() ?? ''));
     state.gameId = known?.id ?? newGameId();
     state.live = false;
     setReview(storedReview(known, view));

@@ -1,0 +1,50 @@
+// The page's modules keep to the architecture's two rules (docs/architecture.md):
+// no module of www/ over 400 lines (the string tables aside), and no state
+// at a module's top level: a part's state lives in the closure of the
+// function that makes it (createX/initX), made once by main.js. The one
+// exception is the language (i18n.js), which every module's t() reads and
+// which is chosen before the first render.
+//
+// The sources are formatted (two-space indents), so a declaration at a
+// module's top level is one that starts its line.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const WWW = new URL('../../www/', import.meta.url).pathname;
+const TOP_LEVEL_STATE_ALLOWED = new Set(['i18n.js']);
+const MAX_LINES = 400;
+
+/** Every page module of www/ (its own JavaScript: not the generated pkg/ nor the string tables). */
+function modules(dir = WWW) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return ['pkg', 'i18n'].includes(entry.name) ? [] : modules(path);
+    return entry.name.endsWith('.js') ? [relative(WWW, path)] : [];
+  });
+}
+
+test('there are page modules to check', () => {
+  const found = modules();
+  assert.ok(found.includes('main.js') && found.includes('features/play.js'), found.join(', '));
+});
+
+test('no module of www/ is over 400 lines', () => {
+  const long = modules()
+    .map((name) => [name, readFileSync(join(WWW, name), 'utf8').split('\n').length])
+    .filter(([, lines]) => lines > MAX_LINES);
+  assert.deepEqual(long, []);
+});
+
+test('no module of www/ but i18n.js declares let or var at its top level', () => {
+  const found = modules()
+    .filter((name) => !TOP_LEVEL_STATE_ALLOWED.has(name))
+    .flatMap((name) =>
+      readFileSync(join(WWW, name), 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (/^(export )?(let|var) /.test(line) ? [`${name}:${i + 1}: ${line}`] : [])),
+    );
+  assert.deepEqual(found, []);
+});
