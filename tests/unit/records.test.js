@@ -7,17 +7,7 @@ import assert from 'node:assert/strict';
 import { createArchive, statistics, cleanEntry, MAX_GAMES, MAX_REVIEWS } from '../../www/records.js';
 import { packReview, unpackReview, cleanReview, LINE_MOVES } from '../../www/reviews.js';
 import { recordFromHash, shareLink } from '../../www/share.js';
-
-/** An in-memory stand-in for localStorage. */
-function memoryStorage(initial = {}) {
-  const map = new Map(Object.entries(initial));
-  return {
-    map,
-    getItem: (k) => (map.has(k) ? map.get(k) : null),
-    setItem: (k, v) => map.set(k, String(v)),
-    removeItem: (k) => map.delete(k),
-  };
-}
+import { memoryStorage } from './memory-storage.js';
 
 /** One archive per stand-in storage, as the page keeps one per visit. */
 const archives = new WeakMap();

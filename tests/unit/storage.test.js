@@ -4,17 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createStorage } from '../../www/storage.js';
-
-/** An in-memory stand-in for localStorage. */
-function memoryStorage(initial = {}) {
-  const map = new Map(Object.entries(initial));
-  return {
-    map,
-    getItem: (k) => (map.has(k) ? map.get(k) : null),
-    setItem: (k, v) => map.set(k, String(v)),
-    removeItem: (k) => map.delete(k),
-  };
-}
+import { memoryStorage } from './memory-storage.js';
 
 const LEVELS = ['beginner', 'easy', 'medium', 'hard', 'master'];
 const SETTINGS = { kind: 'ultimate', mode: 'ai-x', level: 'hard', levelO: 'easy', rules: 'standard', speed: 'fast', ponder: false };
