@@ -3,7 +3,7 @@
 // here, AI vs AI pause and step, and keyboard play in few key presses.
 
 import { test, expect } from './support/fixtures.js';
-import { openWith, showTab, cell, markCount, expectMarks, aiIdle } from './game-helpers.js';
+import { open, openWith, showTab, cell, markCount, expectMarks, aiIdle } from './game-helpers.js';
 
 const SIZES = [
   [360, 640],
@@ -186,6 +186,23 @@ test('with storage full the player is told at once, and no move is lost', async 
   await page.reload();
   await expect(page.locator('html')).toHaveAttribute('data-ready', 'true');
   await expectMarks(page, 8);
+});
+
+test('a browser that refuses storage altogether still plays, and says the game will not be kept', async ({ page }) => {
+  // As Chrome does with cookies blocked: even reading window.localStorage throws.
+  await page.addInitScript(() => {
+    Object.defineProperty(window, 'localStorage', {
+      get() {
+        throw new DOMException('The operation is insecure.', 'SecurityError');
+      },
+    });
+  });
+  await open(page);
+  await expect(page.locator('#status')).toContainText('does not let the page save games');
+  await cell(page, 4, 4).click();
+  await expectMarks(page, 2, { timeout: 20_000 });
+  await showTab(page, 'stats');
+  await expect(page.locator('#stats-panel')).toBeVisible();
 });
 
 test('an unreadable history entry is set aside under its own key, never deleted', async ({ page }) => {

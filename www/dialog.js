@@ -9,7 +9,12 @@ import { el } from './dom.js';
 
 /** True while a modal dialog (a question, the tutorial) is on screen. */
 export function modalOpen() {
-  return document.querySelector('dialog:modal') !== null;
+  try {
+    return document.querySelector('dialog:modal') !== null;
+  } catch {
+    // A browser without :modal (Safari before 15.6): any open dialog counts.
+    return document.querySelector('dialog[open]') !== null;
+  }
 }
 
 /**

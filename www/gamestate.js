@@ -4,7 +4,20 @@
 // move the board last went over (Step).
 
 import { humanSide } from './status.js';
-import { DEFAULT_SETTINGS } from './features/setup.js';
+
+/**
+ * The settings of a first visit.
+ * @type {Readonly<Settings>}
+ */
+export const DEFAULT_SETTINGS = Object.freeze({
+  kind: 'ultimate',
+  mode: 'ai-x',
+  level: 'medium',
+  levelO: 'medium',
+  rules: 'standard',
+  speed: 'normal',
+  ponder: true,
+});
 
 /**
  * A fresh state of the game, which the features read. Who changes what:

@@ -4,7 +4,6 @@
 // in AI vs AI, P pauses or resumes and S plays one move while paused.
 // Ignored while typing in a form control and while a modal question is open.
 
-import { modalOpen } from './dialog.js';
 
 function typing(target) {
   return target instanceof Element && Boolean(target.closest('input, select, textarea, [contenteditable="true"]'));
@@ -18,7 +17,7 @@ function typing(target) {
 export function bindKeyboard(actions) {
   document.addEventListener('keydown', (event) => {
     if (event.defaultPrevented || event.altKey || typing(event.target)) return;
-    if (modalOpen() || document.querySelector('dialog[open]')) return;
+    if (document.querySelector('dialog[open]')) return;
     const key = event.key.toLowerCase();
     const command = event.ctrlKey || event.metaKey;
     let action = null;

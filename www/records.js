@@ -128,18 +128,31 @@ export function personalOutcome(entry) {
  */
 
 /**
- * The archive of games kept in `storage` (localStorage, or a stand-in),
- * under one key, as one versioned JSON text. The last text read or
- * written is kept parsed: the page reads the archive on every redraw.
+ * The archive of games kept in the storage `open()` gives (localStorage by
+ * default; a stand-in in the tests), under one key, as one versioned JSON
+ * text. A browser that refuses storage, even on access, gets an empty
+ * archive that keeps nothing. The last text read or written is kept
+ * parsed: the page reads the archive on every redraw.
+ * @param {() => Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>} [open]
  * @returns {Archive}
  */
-export function createArchive(storage = localStorage) {
+export function createArchive(open = () => window.localStorage) {
+  /** The storage, or null where the browser refuses it. */
+  const backing = () => {
+    try {
+      return open();
+    } catch {
+      return null;
+    }
+  };
   /** The last archive read or written, by its raw text. */
   let cache = { text: null, games: [] };
 
   /** Keeps `text` under a key no other text has; false when storage refused it. */
   const setAside = (text) => {
+    const storage = backing();
     const stamp = Date.now();
+    if (!storage) return false;
     try {
       let n = 1;
       while (storage.getItem(`${KEY}.unreadable.${stamp}-${n}`) !== null) n += 1;
@@ -151,6 +164,8 @@ export function createArchive(storage = localStorage) {
   };
 
   const save = (games) => {
+    const storage = backing();
+    if (!storage) return false;
     try {
       const text = JSON.stringify({ v: VERSION, games });
       storage.setItem(KEY, text);
@@ -163,9 +178,10 @@ export function createArchive(storage = localStorage) {
 
   /** @type {Archive['load']} */
   const load = () => {
+    const storage = backing();
     let text;
     try {
-      text = storage.getItem(KEY);
+      text = storage ? storage.getItem(KEY) : null;
     } catch {
       return { games: [], problem: null };
     }
@@ -187,7 +203,7 @@ export function createArchive(storage = localStorage) {
     } catch {
       setAside(text);
       try {
-        storage.removeItem(KEY);
+        storage?.removeItem(KEY);
       } catch {
         // ignore: read-only storage
       }
@@ -261,7 +277,7 @@ export function createArchive(storage = localStorage) {
     /** Deletes the whole archive. */
     clear() {
       try {
-        storage.removeItem(KEY);
+        backing()?.removeItem(KEY);
       } catch {
         // ignore
       }

@@ -88,10 +88,10 @@ declare global {
     ended: boolean;
   }
 
-  /** The game controller's module, as the panes are given it. */
+  /** What createController() returns: the game controller, as the panes are given it. */
   type Controller = ReturnType<typeof import('./controller.js').createController>;
 
-  /** Every change the panes hear, once, through controller.js subscribe. */
+  /** Every change the panes hear, once, through the controller's subscribe. */
   type Change =
     | GameChange
     /** The archive of games changed (a game kept, a review attached, the archive cleared). */
@@ -107,10 +107,10 @@ declare global {
     /** The live evaluation of the shown position stopped at its cap, or no longer is. */
     | { cause: 'eval-capped'; capped: boolean };
 
-  /** A search or analysis report as the panes read it (controller.js reportDetail). */
+  /** A search or analysis report as the panes read it (features/analysis.js reportDetail). */
   type ReportDetail = Pick<Report, 'depth' | 'score' | 'mate' | 'xWins' | 'draw' | 'oWins' | 'pv' | 'nodes'>;
 
-  /** The puzzle being solved, with its attempt (controller.js getPuzzle). */
+  /** The puzzle being solved, with its attempt (the controller's getPuzzle). */
   type PuzzleDetail = FoundPuzzle & {
     stored: string | undefined;
     index: number;
@@ -119,7 +119,7 @@ declare global {
     answer: { board: number; cell: number };
   };
 
-  /** Every move's worth as drawn (controller.js showWorth): the cells of `position`. */
+  /** Every move's worth as drawn (features/analysis.js showWorth): the cells of `position`. */
   interface WorthDetail {
     position: string;
     cells: SurveyReport['cells'];

@@ -1,7 +1,7 @@
 // @ts-check
-// Loads the WebAssembly module once and gives the page what it uses of it:
-// WebGame (whose view() is a plain object the page draws from), the levels
-// and the version.
+// What the page uses of its WebAssembly module: its loading, WebGame
+// (whose view() is a plain object the page draws from), the levels and the
+// version.
 
 import init, { WebGame, apiVersion, levelNames, levelBudgetMs } from './pkg/uttt_page.js';
 

@@ -12,7 +12,7 @@ import { memoryStorage } from './memory-storage.js';
 /** One archive per stand-in storage, as the page keeps one per visit. */
 const archives = new WeakMap();
 function archiveOf(storage) {
-  if (!archives.has(storage)) archives.set(storage, createArchive(storage));
+  if (!archives.has(storage)) archives.set(storage, createArchive(() => storage));
   return archives.get(storage);
 }
 const addGame = (game, storage) => archiveOf(storage).add(game);
@@ -86,6 +86,17 @@ test('bad entries are refused and corrupt storage is set aside without throwing'
   const kept = [...mixed.map.keys()].filter((k) => k.startsWith('uttt.history.unreadable.'));
   assert.equal(kept.length, 1);
   assert.ok(mixed.map.get(kept[0]).includes('chess'));
+});
+
+test('a browser that refuses storage, even on access, has an empty archive that keeps nothing', () => {
+  const archive = createArchive(() => {
+    throw new Error('SecurityError');
+  });
+  assert.deepEqual(archive.load(), { games: [], problem: null });
+  const game = { kind: 'classic', rules: 'standard', mode: 'human', result: 'x', record: 'classic:a1' };
+  assert.equal(archive.add(game), null);
+  assert.equal(archive.find('g-1'), null);
+  assert.doesNotThrow(() => archive.clear());
 });
 
 test('two unreadable archives set aside in the same millisecond keep both', (t) => {

@@ -9,17 +9,7 @@
 import { WebGame } from '../wasm.js';
 import { humanSide } from '../status.js';
 import { newGameId } from './saving.js';
-
-/** @type {Readonly<Settings>} */
-export const DEFAULT_SETTINGS = Object.freeze({
-  kind: 'ultimate',
-  mode: 'ai-x',
-  level: 'medium',
-  levelO: 'medium',
-  rules: 'standard',
-  speed: 'normal',
-  ponder: true,
-});
+import { DEFAULT_SETTINGS } from '../gamestate.js';
 
 /** Settings that only change how the game is shown or paced, never the game itself. */
 const LIVE_SETTINGS = new Set(['speed', 'ponder']);
