@@ -121,10 +121,13 @@ function installMeasures() {
     },
     smallTargets: () => {
       const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
-      const controls = [...document.querySelectorAll('button, select, [role="tab"], a[href], label.option')]
+      // A checkbox inside a label.option is tapped through that label, which
+      // is the target; any other checkbox is a target of its own.
+      const controls = [
+        ...document.querySelectorAll('button, select, [role="tab"], a[href], label.option, input[type="checkbox"]'),
+      ]
         .filter((e) => shown(e) && !e.closest('#board, [hidden], .skip-link'))
-        // A checkbox is tapped through its label, which is the target.
-        .filter((e) => !e.matches('input'));
+        .filter((e) => !e.matches('label.option > input'));
       return controls
         .map((e) => [e, e.getBoundingClientRect()])
         .filter(([, r]) => r.width < 43.5 || r.height < 43.5)

@@ -106,6 +106,13 @@ test('N in the middle of a game asks first, and the game left is kept in the his
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
   await expectMarks(page, 3);
+  // The safe choice has the focus: Enter alone keeps the game.
+  await page.keyboard.press('n');
+  await expect(page.locator('dialog[open] [data-answer="cancel"]')).toBeFocused();
+  await expect(page.locator('dialog[open] .dialog-buttons > button').first()).toHaveAttribute('data-answer', 'cancel');
+  await page.keyboard.press('Enter');
+  await expect(dialog).toHaveCount(0);
+  await expectMarks(page, 3);
   // Agreed, the game goes to the history as unfinished and can be replayed.
   await page.keyboard.press('n');
   await page.locator('dialog[open] [data-answer="ok"]').click();

@@ -19,7 +19,7 @@ export function modalOpen() {
 
 /**
  * Asks a yes/no question in a modal <dialog>; resolves true on OK. Escape
- * or Cancel resolve false. `ok` and `cancel` are the buttons' labels.
+ * or Cancel resolve false; Cancel comes first and has the focus. `ok` and `cancel` are the buttons' labels.
  */
 export function confirmDialog(title, message, { ok = t('btn.ok'), cancel = t('btn.cancel') } = {}) {
   return new Promise((resolve) => {
@@ -47,6 +47,7 @@ export function confirmDialog(title, message, { ok = t('btn.ok'), cancel = t('bt
     });
     document.body.append(dialog);
     dialog.showModal();
-    yes.focus();
+    // The safe choice has the focus: Enter or Space alone never loses a game.
+    no.focus();
   });
 }

@@ -45,17 +45,18 @@ export function initDisplayOptions(host) {
   const toggle = (key, id, labelKey, testId) => {
     const input = el('input', { type: 'checkbox', id, ...(testId ? { 'data-testid': testId } : {}) });
     input.checked = options[key];
-    const label = el('label', { for: id });
+    const text = el('span');
     input.addEventListener('change', () => {
       options[key] = input.checked;
       save(options);
       for (const fn of listeners) fn();
     });
     onLangChange(() => {
-      label.textContent = t(labelKey);
+      text.textContent = t(labelKey);
     });
-    label.textContent = t(labelKey);
-    return el('span', { class: 'option' }, input, label);
+    text.textContent = t(labelKey);
+    // The whole row is the label, so the whole 44 px row takes the tap.
+    return el('label', { class: 'option' }, input, text);
   };
   host.append(
     toggle('showEval', 'opt-show-eval', 'settings.showEval'),
