@@ -1,4 +1,4 @@
-// A first visit's time to a playable board, for `cargo xtask bench --page`
+// A first visit's time to a playable board and page, for `cargo xtask bench --page`
 // only (the `bench` project exists when UTTT_BENCH is set): quiet, and as on
 // a slow phone, Lighthouse's mobile profile (CPU 4x slower, 150 ms latency,
 // 1.6 Mbps down). Every test has a fresh browser context: nothing cached.
@@ -7,7 +7,7 @@ import { test } from '../support/fixtures.js';
 import { reportFigures } from '../support/figures.js';
 import { open } from '../game-helpers.js';
 
-/** Loads the page and reports when its board became playable. */
+/** Loads the page and reports when its board took taps, and when every pane around it did. */
 async function firstVisit(page, testInfo) {
   await open(page);
   const figures = await page.evaluate(() => {
@@ -15,6 +15,7 @@ async function firstVisit(page, testInfo) {
       .getEntriesByType('resource')
       .reduce((sum, entry) => sum + (entry.transferSize || 0), 0);
     return {
+      boardMs: Math.round(performance.getEntriesByName('uttt:board')[0].startTime),
       playableMs: Math.round(performance.getEntriesByName('uttt:playable')[0].startTime),
       transferredBytes: transferred,
     };
