@@ -101,6 +101,9 @@ pub fn run(root: &Path, options: &Options) -> Result {
         let db = scratch.join(format!("load-{games}.sqlite3"));
         server::remove_db(&db);
         let connections = (games * 2 + 100).to_string();
+        // Every client is a game connection, and all may connect before
+        // any has entered its room.
+        let game_connections = (games * 2 + 50).to_string();
         let mut args: Vec<OsString> = ["--addr", "127.0.0.1:0", "--site", "."]
             .iter()
             .chain(&[
@@ -108,6 +111,10 @@ pub fn run(root: &Path, options: &Options) -> Result {
                 &connections,
                 "--max-connections-per-address",
                 &connections,
+                "--max-game-connections",
+                &game_connections,
+                "--max-waiting",
+                &game_connections,
             ])
             .chain(&[
                 "--max-rooms",

@@ -1,9 +1,13 @@
 //! What the handlers share (`http.rs` routes to them; `ws.rs` and the
 //! others take it as their state): the site's settings, the rooms, the
-//! origins allowed to open a game connection and each address's allowance.
+//! origins allowed to open a game connection, each client's allowance and
+//! the places for game connections.
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::Semaphore;
 
 use crate::allowance::PerAddress;
 use crate::config::Config;
@@ -19,8 +23,16 @@ pub struct App {
     /// Origins besides this server's own whose pages may open a game
     /// connection.
     pub allowed_origins: Vec<String>,
-    /// Frames each client address may send, over all its connections.
+    /// Frames each client may send, over all its connections.
     pub messages: PerAddress,
+    /// Places for game connections: fewer than all connections, so the
+    /// site's pages and files are served while they are all taken.
+    pub game_slots: Arc<Semaphore>,
+    /// Places for game connections in no room yet: a connection gives its
+    /// place back when it enters a room.
+    pub waiting_slots: Arc<Semaphore>,
+    /// How long a game connection may stay in no room.
+    pub join_within: Duration,
 }
 
 impl App {
@@ -37,6 +49,9 @@ impl App {
             hub: Arc::new(Hub::new(limits, store)),
             allowed_origins: config.allowed_origins.clone(),
             messages: PerAddress::new(config.messages_per_address),
+            game_slots: Arc::new(Semaphore::new(config.game_connections())),
+            waiting_slots: Arc::new(Semaphore::new(config.max_waiting)),
+            join_within: config.join_within,
         }
     }
 }

@@ -22,8 +22,16 @@ pub struct Config {
     pub log: bool,
     /// Open connections at most, over all clients.
     pub max_connections: usize,
-    /// Open connections at most from one client address.
+    /// Open connections at most from one client (an IPv4 address or an
+    /// IPv6 /64, see `network.rs`).
     pub max_connections_per_address: usize,
+    /// Game connections (WebSockets) at most, when set; else nine tenths of
+    /// `max_connections`. The rest stays for the site's pages and files.
+    pub max_game_connections: Option<usize>,
+    /// Game connections at most that are in no room yet.
+    pub max_waiting: usize,
+    /// How long a game connection may stay in no room before it is closed.
+    pub join_within: Duration,
     /// How long a client may take to send a request's head.
     pub header_timeout: Duration,
     /// Rooms open at most.
@@ -51,6 +59,9 @@ impl Default for Config {
             log: false,
             max_connections: 10_000,
             max_connections_per_address: 64,
+            max_game_connections: None,
+            max_waiting: 1_000,
+            join_within: Duration::from_secs(20),
             header_timeout: Duration::from_secs(10),
             max_rooms: 10_000,
             rooms_per_address_per_minute: 20,
@@ -85,7 +96,12 @@ usage: uttt-server [options]
   --log                         print one line per request
   --max-connections N           open connections at most (default 10000)
   --max-connections-per-address N
-                                open connections at most from one address (default 64)
+                                open connections at most from one address, an IPv6 /64 counting
+                                as one (default 64)
+  --max-game-connections N      game connections at most, below --max-connections so the site's
+                                pages are served when they are full (default nine tenths of it)
+  --max-waiting N               game connections in no room yet at most (default 1000)
+  --join-within-ms N            time a game connection has to create or join a room (default 20000)
   --header-timeout-ms N         time to send a request head (default 10000)
   --max-rooms N                 rooms open at most (default 10000)
   --rooms-per-address N         rooms one address may create per minute (default 20)
@@ -137,6 +153,14 @@ impl Config {
                 "--max-connections-per-address" => {
                     config.max_connections_per_address = count(flag, &value("a number")?)?;
                 }
+                "--max-game-connections" => {
+                    config.max_game_connections = Some(count(flag, &value("a number")?)?);
+                }
+                "--max-waiting" => config.max_waiting = count(flag, &value("a number")?)?,
+                "--join-within-ms" => {
+                    let ms = count(flag, &value("a number of milliseconds")?)?;
+                    config.join_within = Duration::from_millis(ms as u64);
+                }
                 "--header-timeout-ms" => {
                     let ms = count(flag, &value("a number of milliseconds")?)?;
                     config.header_timeout = Duration::from_millis(ms as u64);
@@ -160,7 +184,28 @@ impl Config {
                 other => return Err(format!("unknown argument `{other}` (see --help)")),
             }
         }
+        if config.max_connections < 2 {
+            return Err("--max-connections: at least 2 (one for a game, one for the site)".into());
+        }
+        if let Some(game) = config.max_game_connections {
+            if game >= config.max_connections {
+                return Err(format!(
+                    "--max-game-connections: {game} must be below --max-connections ({}), \
+                     so the site's pages are served when game connections are full",
+                    config.max_connections
+                ));
+            }
+        }
         Ok(config)
+    }
+
+    /// Game connections at most: the set limit, or nine tenths of all
+    /// connections (at least one, and always at least one below all).
+    #[must_use]
+    pub fn game_connections(&self) -> usize {
+        self.max_game_connections
+            .unwrap_or(self.max_connections - self.max_connections.div_ceil(10))
+            .max(1)
     }
 }
 
@@ -200,8 +245,16 @@ mod tests {
             "2",
             "--header-timeout-ms",
             "250",
+            "--max-game-connections",
+            "3",
+            "--max-waiting",
+            "2",
+            "--join-within-ms",
+            "300",
         ])
         .unwrap();
+        assert_eq!((c.game_connections(), c.max_waiting), (3, 2));
+        assert_eq!(c.join_within, Duration::from_millis(300));
         assert_eq!(c.addr, "127.0.0.1:0".parse().unwrap());
         assert_eq!(c.prefix, "/uttt/");
         assert_eq!(c.entries, Some(vec!["index.html".into(), "www".into()]));
@@ -211,12 +264,33 @@ mod tests {
     }
 
     #[test]
+    fn game_connections_leave_room_for_the_site() {
+        assert_eq!(Config::default().game_connections(), 9_000);
+        assert_eq!(
+            parse(&["--max-connections", "2"])
+                .unwrap()
+                .game_connections(),
+            1
+        );
+        assert_eq!(
+            parse(&["--max-connections", "25"])
+                .unwrap()
+                .game_connections(),
+            22
+        );
+    }
+
+    #[test]
     fn refuses_bad_arguments() {
         for bad in [
             &["--addr", "localhost"][..],
             &["--prefix", "uttt"],
             &["--max-connections", "0"],
             &["--max-connections", "99999999999"],
+            &["--max-connections", "1"],
+            &["--max-connections", "5", "--max-game-connections", "5"],
+            &["--max-waiting", "0"],
+            &["--join-within-ms", "x"],
             &["--site"],
             &["--bogus"],
         ] {

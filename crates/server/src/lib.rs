@@ -18,6 +18,7 @@ pub mod game;
 pub mod http;
 pub mod hub;
 pub mod listen;
+pub mod network;
 pub mod qr;
 pub mod room;
 pub mod site;

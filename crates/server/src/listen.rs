@@ -1,7 +1,8 @@
 //! The accept loop: each connection served by hyper with a deadline for
 //! its request head and a cap on its size, a limit on open connections in
-//! all and per client address, and a pause (not a spin) when the system
-//! refuses new connections, e.g. when out of file handles.
+//! all and per client (an IPv4 address or an IPv6 /64), and a pause (not a
+//! spin) when the system refuses new connections, e.g. when out of file
+//! handles.
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
@@ -18,6 +19,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tower::ServiceExt;
 
 use crate::config::Config;
+use crate::network::client_of;
 
 /// The largest request head accepted; longer ones are answered 431.
 const MAX_HEAD_BYTES: usize = 16 * 1024;
@@ -35,11 +37,11 @@ Content-Length: 0\r\nConnection: close\r\n\r\n";
 #[derive(Clone)]
 pub struct ConnectionSlot(#[allow(dead_code)] Arc<(OwnedSemaphorePermit, AddressSlot)>);
 
-/// Open connections per client address.
+/// Open connections per client (see `network.rs`).
 #[derive(Clone, Default)]
 struct PerAddress(Arc<Mutex<HashMap<IpAddr, usize>>>);
 
-/// One open connection counted against its address until dropped.
+/// One open connection counted against its client until dropped.
 struct AddressSlot {
     counts: PerAddress,
     ip: IpAddr,
@@ -99,7 +101,8 @@ pub async fn serve(listener: TcpListener, app: Router, config: &Config) {
             refuse(&stream);
             continue;
         };
-        let Some(slot) = per_address.take(remote.ip(), config.max_connections_per_address) else {
+        let client = client_of(remote.ip());
+        let Some(slot) = per_address.take(client, config.max_connections_per_address) else {
             refuse(&stream);
             continue;
         };

@@ -1,10 +1,13 @@
 //! One WebSocket connection: frames in, each read into a typed message or
 //! refused with a typed error frame; the room's frames out. A connection
-//! that keeps sending refused frames, or too many, is closed; one that
-//! goes silent past the idle limit, or does not read what it is sent, is
-//! dropped.
+//! earns its place: it takes one of the game connections' places (fewer
+//! than all, so the site stays reachable) and one of the places for those
+//! in no room yet, which it gives back on entering a room, and is closed if
+//! it enters none in time. One that keeps sending refused frames, or too
+//! many (pings included), is closed; one that goes silent past the idle
+//! limit, or does not read what it is sent, is dropped.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -13,7 +16,7 @@ use axum::extract::{ConnectInfo, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, OwnedSemaphorePermit};
 use uttt_protocol::{
     read_client, write, ClientMessage, ErrorCode, Refusal, ServerMessage, MAX_FRAME_BYTES,
 };
@@ -22,6 +25,7 @@ use crate::allowance::Allowance;
 use crate::app::App;
 use crate::hub::{ask, Command, Membership, OUTBOX_FRAMES};
 use crate::listen::ConnectionSlot;
+use crate::network::client_of;
 
 /// The largest WebSocket message read at all; between this and
 /// [`MAX_FRAME_BYTES`] a frame gets a `bad-frame` error, above it the
@@ -54,6 +58,12 @@ pub async fn upgrade(
         )
             .into_response();
     }
+    let Ok(game) = Arc::clone(&app.game_slots).try_acquire_owned() else {
+        return busy("every place for a game connection is taken; try again soon\n");
+    };
+    let Ok(waiting) = Arc::clone(&app.waiting_slots).try_acquire_owned() else {
+        return busy("too many connections are waiting to enter a room; try again soon\n");
+    };
     // Small buffers: the frames are small, and the defaults (128 KiB each
     // way) would cost more memory per player than the whole rest of a game.
     // A client that leaves 64 KiB unread is dropped.
@@ -64,9 +74,19 @@ pub async fn upgrade(
         .max_write_buffer_size(64 * 1024)
         .on_upgrade(move |socket| async move {
             // The connection's places under the limits live as long as it.
-            let _slot = slot;
-            connection(socket, app, remote).await;
+            let _places = (slot, game);
+            connection(socket, app, remote, waiting).await;
         })
+}
+
+/// 503 with a reason and a time to come back.
+fn busy(reason: &'static str) -> Response {
+    (
+        StatusCode::SERVICE_UNAVAILABLE,
+        [(header::RETRY_AFTER, "5")],
+        reason,
+    )
+        .into_response()
 }
 
 /// Whether the request's `Origin` (if any) is this server itself or one
@@ -92,8 +112,11 @@ pub fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
 /// One connection's state.
 struct Connection {
     app: Arc<App>,
-    remote: SocketAddr,
+    /// The client it counts against (see `network.rs`).
+    client: IpAddr,
     conn: u64,
+    /// Its place among the connections in no room, until it enters one.
+    waiting: Option<OwnedSemaphorePermit>,
     /// Where rooms send this connection frames, until it is in one (then
     /// only the room holds it, so the room dropping it ends the connection).
     out: Option<mpsc::Sender<Utf8Bytes>>,
@@ -102,13 +125,21 @@ struct Connection {
     leaving: bool,
 }
 
-async fn connection(mut socket: WebSocket, app: Arc<App>, remote: SocketAddr) {
+async fn connection(
+    mut socket: WebSocket,
+    app: Arc<App>,
+    remote: SocketAddr,
+    waiting: OwnedSemaphorePermit,
+) {
     let (out, mut inbox) = mpsc::channel(OUTBOX_FRAMES);
     let conn = app.hub.connection_number();
+    let join_by = tokio::time::sleep(app.join_within);
+    tokio::pin!(join_by);
     let mut me = Connection {
         app,
-        remote,
+        client: client_of(remote.ip()),
         conn,
+        waiting: Some(waiting),
         out: Some(out),
         member: None,
         leaving: false,
@@ -122,14 +153,22 @@ async fn connection(mut socket: WebSocket, app: Arc<App>, remote: SocketAddr) {
             incoming = socket.recv() => {
                 let Some(Ok(message)) = incoming else { break };
                 heard = Instant::now();
+                // Every frame spends the allowance, pings and pongs too.
+                let allowed = !matches!(message, Message::Close(_))
+                    && allowance.take()
+                    && me.app.messages.take(me.client);
                 let answer = match message {
-                    Message::Text(text) if allowance.take() && me.app.messages.take(remote.ip()) => {
-                        me.handle(text.as_str()).await
-                    }
+                    Message::Text(text) if allowed => me.handle(text.as_str()).await,
                     Message::Text(_) => Err(Refusal::new(ErrorCode::RateLimited, "too many frames; slow down")),
                     Message::Binary(_) => Err(Refusal::new(ErrorCode::BadFrame, "frames are JSON text")),
                     Message::Close(_) => break,
-                    Message::Ping(_) | Message::Pong(_) => Ok(None),
+                    Message::Ping(_) | Message::Pong(_) if allowed => Ok(None),
+                    // Not answered with a frame of ours, which would double
+                    // the flood: counted, and closed at the limit.
+                    Message::Ping(_) | Message::Pong(_) => {
+                        refusals += 1;
+                        Ok(None)
+                    }
                 };
                 let reply = match answer {
                     Ok(reply) => reply,
@@ -161,6 +200,16 @@ async fn connection(mut socket: WebSocket, app: Arc<App>, remote: SocketAddr) {
                 if !send(&mut socket, frame).await {
                     break;
                 }
+            }
+            () = &mut join_by, if me.member.is_none() => {
+                let _ = socket.send(Message::Close(Some(CloseFrame {
+                    code: 1008,
+                    reason: Utf8Bytes::from(format!(
+                        "create or join a room within {} s",
+                        me.app.join_within.as_secs_f64().ceil()
+                    )),
+                }))).await;
+                break;
             }
             _ = ping.tick() => {
                 if heard.elapsed() > IDLE || !send_message(&mut socket, Message::Ping(Default::default())).await {
@@ -207,7 +256,7 @@ impl Connection {
                 let member = self
                     .app
                     .hub
-                    .create(self.conn, options, self.remote.ip(), out)
+                    .create(self.conn, options, self.client, out)
                     .await?;
                 self.enter(member);
                 Ok(None)
@@ -248,10 +297,12 @@ impl Connection {
         }
     }
 
-    /// Now in a room: only the room holds the outbox's sender.
+    /// Now in a room: only the room holds the outbox's sender, and the
+    /// place among those waiting goes to the next.
     fn enter(&mut self, member: Membership) {
         self.member = Some(member);
         self.out = None;
+        self.waiting = None;
     }
 }
 

@@ -154,6 +154,31 @@ impl Client {
         })
     }
 
+    /// Sends a WebSocket ping frame (not the protocol's `ping` message);
+    /// false once the connection is closed.
+    pub fn ping_frame(&mut self) -> bool {
+        self.socket.send(Message::Ping(Vec::new().into())).is_ok()
+    }
+
+    /// The code of the server's close frame, if it closes the connection
+    /// within `wait` (None: closed without a frame, or still open).
+    pub fn close_code_within(&mut self, wait: Duration) -> Option<u16> {
+        let deadline = Instant::now() + wait;
+        while Instant::now() < deadline {
+            match self.socket.read() {
+                Ok(Message::Close(frame)) => return frame.map(|f| u16::from(f.code)),
+                Ok(_) => {}
+                Err(tungstenite::Error::Io(e))
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) => {}
+                Err(_) => return None,
+            }
+        }
+        None
+    }
+
     /// Whether the server closes the connection within the wait.
     pub fn closed(&mut self) -> bool {
         let deadline = Instant::now() + WAIT;

@@ -1,0 +1,96 @@
+//! Game connections earn their place: a real `uttt-server` and real
+//! WebSocket clients against the limits that keep idle or flooding
+//! connections from locking other players out.
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use support::client::{classic, Client};
+use support::{small_site, Server};
+use uttt_protocol::{ClientMessage, ServerMessage};
+
+fn server(extra: &[&str]) -> Server {
+    let site = small_site("places");
+    let mut args = vec!["--site", site.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    Server::start(&args)
+}
+
+/// Whether a new game connection is let in now.
+fn admitted(server: &Server) -> bool {
+    tungstenite::connect(format!("ws://{}/ws", server.addr)).is_ok()
+}
+
+#[test]
+fn a_connection_that_enters_no_room_in_time_is_closed_and_one_in_a_room_stays() {
+    let server = server(&["--join-within-ms", "600"]);
+    let mut idle = Client::connect(server.addr);
+    let mut player = Client::connect(server.addr);
+    player.send(&ClientMessage::Create { options: classic() });
+    player.joined();
+    let started = Instant::now();
+    assert_eq!(idle.close_code_within(Duration::from_secs(5)), Some(1008));
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "the idle connection was kept"
+    );
+    // Well past the deadline, the player's connection answers.
+    std::thread::sleep(Duration::from_millis(700));
+    player.send(&ClientMessage::Ping { id: 7 });
+    player.until("pong", |m| {
+        matches!(m, ServerMessage::Pong { id: 7 }).then_some(())
+    });
+}
+
+#[test]
+fn connections_in_no_room_have_a_cap_of_their_own() {
+    let server = server(&["--max-waiting", "2"]);
+    let mut first = Client::connect(server.addr);
+    let _second = Client::connect(server.addr);
+    assert!(
+        !admitted(&server),
+        "a third connection in no room was let in"
+    );
+    // Entering a room gives the place back.
+    first.send(&ClientMessage::Create { options: classic() });
+    first.joined();
+    assert!(
+        admitted(&server),
+        "the place of a connection now in a room stayed taken"
+    );
+}
+
+#[test]
+fn the_site_is_served_while_every_game_connection_place_is_taken() {
+    let server = server(&[
+        "--max-connections",
+        "8",
+        "--max-game-connections",
+        "3",
+        "--max-connections-per-address",
+        "8",
+    ]);
+    let _players: Vec<Client> = (0..3).map(|_| Client::connect(server.addr)).collect();
+    assert!(!admitted(&server), "a fourth game connection was let in");
+    let page = server.get("/", &[]);
+    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+}
+
+#[test]
+fn a_flood_of_ping_frames_spends_the_allowance_and_is_closed() {
+    let server = server(&[]);
+    let mut flooder = Client::connect(server.addr);
+    flooder.send(&ClientMessage::Create { options: classic() });
+    flooder.joined();
+    // 20 at once and 10 a second are allowed; 200 at once are not.
+    for _ in 0..200 {
+        if !flooder.ping_frame() {
+            break;
+        }
+    }
+    assert!(
+        flooder.closed(),
+        "a connection flooding ping frames was kept"
+    );
+}
