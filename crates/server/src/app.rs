@@ -43,6 +43,8 @@ impl App {
             max_rooms: config.max_rooms,
             rooms_per_address_per_minute: config.rooms_per_address_per_minute,
             grace_ms: config.grace_ms,
+            idle_room: config.idle_room,
+            unplayed_room: config.unplayed_room,
         };
         App {
             site: Site::new(config),

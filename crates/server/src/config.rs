@@ -42,6 +42,11 @@ pub struct Config {
     pub allowed_origins: Vec<String>,
     /// How long a player may be away from a timed game before losing.
     pub grace_ms: u64,
+    /// How long a room nobody is in stays in memory (it stays stored).
+    pub idle_room: Duration,
+    /// How long a room nobody is in and whose first game has no move
+    /// lives at all: then it is deleted, from the store too.
+    pub unplayed_room: Duration,
     /// The SQLite file the rooms are kept in.
     pub db: PathBuf,
     /// Frames a second one client address may send over all its
@@ -67,6 +72,8 @@ impl Default for Config {
             rooms_per_address_per_minute: 20,
             allowed_origins: Vec::new(),
             grace_ms: crate::room::GRACE_MS,
+            idle_room: Duration::from_secs(10 * 60),
+            unplayed_room: Duration::from_secs(60),
             db: default_db(),
             messages_per_address: 100,
         }
@@ -107,6 +114,9 @@ usage: uttt-server [options]
   --rooms-per-address N         rooms one address may create per minute (default 20)
   --allow-origin URL            also accept game connections from pages of URL (repeatable)
   --grace-ms N                  how long a player may be away from a timed game (default 60000)
+  --idle-room-ms N              how long a room nobody is in stays in memory (default 600000)
+  --unplayed-room-ms N          how long a room nobody is in, without a move, lives before it is
+                                deleted (default 60000)
   --messages-per-address N      game frames a second from one address, all its connections
                                 together (default 100; each connection also 10)
   --db FILE                     the SQLite file the rooms are kept in
@@ -177,6 +187,14 @@ impl Config {
                 }
                 "--grace-ms" => {
                     config.grace_ms = count(flag, &value("a number of milliseconds")?)? as u64
+                }
+                "--idle-room-ms" => {
+                    let ms = count(flag, &value("a number of milliseconds")?)?;
+                    config.idle_room = Duration::from_millis(ms as u64);
+                }
+                "--unplayed-room-ms" => {
+                    let ms = count(flag, &value("a number of milliseconds")?)?;
+                    config.unplayed_room = Duration::from_millis(ms as u64);
                 }
                 "--allow-origin" => config
                     .allowed_origins

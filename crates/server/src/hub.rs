@@ -8,7 +8,10 @@
 //! whose outbox is full (a client that does not read) is dropped rather
 //! than waited for. Rooms live in memory while someone is in them (and
 //! ten minutes after); a room not in memory is read back from the store
-//! when someone joins it, and at start-up every unfinished game is.
+//! when someone joins it, and at start-up every unfinished game is. A room
+//! nobody is in where nothing was ever played is deleted after a minute,
+//! so rooms made and left cannot fill the server. The cap on rooms in
+//! memory never turns away a player coming back to their seat.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -32,8 +35,6 @@ const ROOM_QUEUE: usize = 256;
 const ROOM_ANSWER: Duration = Duration::from_secs(5);
 /// Connections in one room at most (two players and their watchers).
 const MAX_MEMBERS: usize = 256;
-/// A room nobody is in leaves memory after this (it stays in the store).
-const IDLE_ROOM: Duration = Duration::from_secs(10 * 60);
 
 /// Where a room sends a connection its frames.
 pub type Outbox = mpsc::Sender<Utf8Bytes>;
@@ -91,6 +92,11 @@ pub struct RoomLimits {
     pub rooms_per_address_per_minute: u32,
     /// How long a player may be away from a timed game before losing.
     pub grace_ms: u64,
+    /// How long a room nobody is in stays in memory (it stays stored).
+    pub idle_room: Duration,
+    /// How long a room nobody is in, where nothing was ever played, lives
+    /// before it is deleted.
+    pub unplayed_room: Duration,
 }
 
 /// Every room in memory, by code, and the store behind them.
@@ -251,16 +257,14 @@ impl Hub {
                 "a clock has 10 to 3600 seconds and adds 0 to 60 seconds a move",
             ));
         }
+        // Full first: a refused attempt does not spend the client's quota.
+        if self.room_count() >= self.limits.max_rooms {
+            return Err(server_full());
+        }
         self.count_creation(address)?;
         let code = room_code()?;
         let token = seat_token()?;
         let coin = random_bytes::<1>()?[0] & 1 == 1;
-        if self.room_count() >= self.limits.max_rooms {
-            return Err(Refusal::new(
-                ErrorCode::ServerFull,
-                "the server has no room for more games now",
-            ));
-        }
         let mut room = Room::new(code.clone(), options, token.clone(), coin);
         room.grace_ms = self.limits.grace_ms;
         let saved = room.snapshot();
@@ -324,7 +328,7 @@ impl Hub {
             let in_memory = lock(&self.rooms).get(code).cloned();
             let queue = match in_memory {
                 Some(queue) => queue,
-                None => self.load(code).await?,
+                None => self.load(code, token.as_deref()).await?,
             };
             let (reply, answer) = oneshot::channel();
             let command = Command::Join {
@@ -353,19 +357,19 @@ impl Hub {
         ))
     }
 
-    /// Reads room `code` back from the store and starts its task.
-    async fn load(self: &Arc<Hub>, code: &str) -> Result<mpsc::Sender<Command>, Refusal> {
+    /// Reads room `code` back from the store and starts its task. When the
+    /// rooms in memory are at their cap, only a player holding one of its
+    /// seats' tokens (`token`) gets it back.
+    async fn load(
+        self: &Arc<Hub>,
+        code: &str,
+        token: Option<&str>,
+    ) -> Result<mpsc::Sender<Command>, Refusal> {
         let no_room = || Refusal::new(ErrorCode::NoSuchRoom, "no room has that code");
         // Codes are written in the room-code alphabet; anything else is not
         // worth a query.
         if code.is_empty() || code.len() > 32 || !code.bytes().all(|b| b.is_ascii_alphanumeric()) {
             return Err(no_room());
-        }
-        if self.room_count() >= self.limits.max_rooms {
-            return Err(Refusal::new(
-                ErrorCode::ServerFull,
-                "the server has no room for more games now",
-            ));
         }
         let snapshot = self
             .store
@@ -373,6 +377,9 @@ impl Hub {
             .await
             .map_err(|e| store_failed(&e))?
             .ok_or_else(no_room)?;
+        if self.room_count() >= self.limits.max_rooms && !snapshot.seated(token) {
+            return Err(server_full());
+        }
         self.revive(snapshot).map_err(|e| {
             eprintln!("uttt-server: room {code} cannot be read back: {e}");
             Refusal::new(
@@ -439,6 +446,13 @@ impl Members {
     }
 }
 
+fn server_full() -> Refusal {
+    Refusal::new(
+        ErrorCode::ServerFull,
+        "the server has no room for more games now",
+    )
+}
+
 fn store_failed(e: &str) -> Refusal {
     eprintln!("uttt-server: {e}");
     Refusal::new(
@@ -472,7 +486,12 @@ async fn room_task(
         let wait = room
             .next_deadline()
             .map(|at| Duration::from_millis(at.saturating_sub(now_ms())));
-        let idle_left = idle_since.map(|since| IDLE_ROOM.saturating_sub(since.elapsed()));
+        let idle_limit = if room.unplayed() {
+            hub.limits.unplayed_room
+        } else {
+            hub.limits.idle_room
+        };
+        let idle_left = idle_since.map(|since| idle_limit.saturating_sub(since.elapsed()));
         let command = tokio::select! {
             command = commands.recv() => command,
             () = tokio::time::sleep(wait.unwrap_or_default()), if wait.is_some() => {
@@ -503,10 +522,19 @@ async fn room_task(
             (false, _) => None,
         };
     }
-    // Leaving memory: the running clock's time so far is stored with it.
-    room.charge_clock(now_ms());
-    let _ = persist(&hub, &room, &mut saved).await;
-    drop(guard);
+    if members.0.is_empty() && room.unplayed() {
+        // Made and left with nothing played: gone for good. Taken off the
+        // list first, so a join from now on finds no room.
+        drop(guard);
+        if let Err(e) = hub.store.delete(&room.code).await {
+            eprintln!("uttt-server: room {} stays stored: {e}", room.code);
+        }
+    } else {
+        // Leaving memory: the running clock's time so far is stored with it.
+        room.charge_clock(now_ms());
+        let _ = persist(&hub, &room, &mut saved).await;
+        drop(guard);
+    }
     // Commands that reached the queue as the room left memory: told to try
     // again, which reads the room back from the store.
     commands.close();
@@ -703,6 +731,8 @@ mod tests {
             max_rooms: 10,
             rooms_per_address_per_minute: 10,
             grace_ms: 60_000,
+            idle_room: Duration::from_secs(600),
+            unplayed_room: Duration::from_secs(60),
         };
         Arc::new(Hub::new(
             limits,

@@ -522,7 +522,26 @@ pub struct Snapshot {
     pub rematch: [bool; 2],
 }
 
+impl Snapshot {
+    /// Whether `token` is one of the stored seats' tokens.
+    #[must_use]
+    pub fn seated(&self, token: Option<&str>) -> bool {
+        token.is_some_and(|token| {
+            self.tokens
+                .iter()
+                .flatten()
+                .any(|seat| same_token(seat, token))
+        })
+    }
+}
+
 impl Room {
+    /// Whether nothing was ever played here: the first game has no move.
+    #[must_use]
+    pub fn unplayed(&self) -> bool {
+        self.game_number == 1 && self.game.ply() == 0
+    }
+
     /// What to keep of the room on disk.
     #[must_use]
     pub fn snapshot(&self) -> Snapshot {

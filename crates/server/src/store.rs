@@ -32,6 +32,7 @@ const RESTORE_WITHIN_MS: u64 = 7 * 24 * 3600 * 1000;
 enum Job {
     Save(Snapshot, oneshot::Sender<Result<(), String>>),
     Load(String, oneshot::Sender<Result<Option<Snapshot>, String>>),
+    Delete(String, oneshot::Sender<Result<(), String>>),
     Unfinished(oneshot::Sender<Result<Vec<Snapshot>, String>>),
 }
 
@@ -115,6 +116,18 @@ impl Store {
             .map_err(|_| "the database thread has stopped".to_string())?
     }
 
+    /// Deletes room `code`, if it is stored.
+    ///
+    /// # Errors
+    /// When the database refused it.
+    pub async fn delete(&self, code: &str) -> Result<(), String> {
+        let (reply, answer) = oneshot::channel();
+        self.submit(Job::Delete(code.to_string(), reply))?;
+        answer
+            .await
+            .map_err(|_| "the database thread has stopped".to_string())?
+    }
+
     /// The stored rooms whose game has not ended, with both seats taken,
     /// stored in the last week; rows that cannot be read are reported and
     /// left out.
@@ -140,6 +153,13 @@ fn run(connection: &Connection, queue: &std_mpsc::Receiver<Job>) {
                 Job::Save(snapshot, reply) => saves.push((snapshot, reply)),
                 Job::Load(code, reply) => {
                     let _ = reply.send(load(connection, &code).map_err(|e| e.to_string()));
+                }
+                Job::Delete(code, reply) => {
+                    let deleted = connection
+                        .execute("DELETE FROM rooms WHERE code = ?1", [&code])
+                        .map(drop)
+                        .map_err(|e| format!("cannot delete room {code}: {e}"));
+                    let _ = reply.send(deleted);
                 }
                 Job::Unfinished(reply) => {
                     let _ = reply.send(unfinished(connection).map_err(|e| e.to_string()));

@@ -4,7 +4,7 @@
 mod support;
 
 use support::client::{classic, mv, Client};
-use support::{small_site, Server};
+use support::{seated, small_site, Server};
 use uttt_protocol::{
     ClientMessage, ClockSetting, ColourChoice, EndReason, ErrorCode, GameResult, Kind, Presence,
     Role, RoomOptions, RuleSet, Side,
@@ -15,23 +15,6 @@ fn server(extra: &[&str]) -> Server {
     let mut args = vec!["--site", site.to_str().unwrap()];
     args.extend_from_slice(extra);
     Server::start(&args)
-}
-
-/// A room with both seats taken: (X's client, O's client, room code, tokens).
-fn seated(server: &Server, options: RoomOptions) -> (Client, Client, String, [String; 2]) {
-    let mut a = Client::connect(server.addr);
-    a.send(&ClientMessage::Create { options });
-    let (room, role, token_a) = a.joined();
-    assert_eq!(role, Role::Seat0);
-    let mut b = Client::connect(server.addr);
-    b.send(&ClientMessage::Join {
-        room: room.clone(),
-        token: None,
-    });
-    let (_, role, token_b) = b.joined();
-    assert_eq!(role, Role::Seat1);
-    a.state(|s| s.o == Presence::Connected);
-    (a, b, room, [token_a.unwrap(), token_b.unwrap()])
 }
 
 #[test]

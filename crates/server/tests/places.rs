@@ -6,9 +6,10 @@ mod support;
 
 use std::time::{Duration, Instant};
 
+use support::client::mv;
 use support::client::{classic, Client};
-use support::{small_site, Server};
-use uttt_protocol::{ClientMessage, ServerMessage};
+use support::{seated, small_site, Server};
+use uttt_protocol::{ClientMessage, ErrorCode, Role, ServerMessage};
 
 fn server(extra: &[&str]) -> Server {
     let site = small_site("places");
@@ -93,4 +94,79 @@ fn a_flood_of_ping_frames_spends_the_allowance_and_is_closed() {
         flooder.closed(),
         "a connection flooding ping frames was kept"
     );
+}
+
+/// Joins room `code` on a new connection: its role, or the refusal's code.
+fn join(server: &Server, code: &str, token: Option<&str>) -> Result<Role, ErrorCode> {
+    let mut client = Client::connect(server.addr);
+    client.send(&ClientMessage::Join {
+        room: code.to_string(),
+        token: token.map(str::to_string),
+    });
+    client.until("joined or an error", |m| match m {
+        ServerMessage::Joined { role, .. } => Some(Ok(*role)),
+        ServerMessage::Error { code, .. } => Some(Err(*code)),
+        _ => None,
+    })
+}
+
+#[test]
+fn a_room_made_and_left_with_nothing_played_is_deleted_and_a_played_one_stays() {
+    let server = server(&["--unplayed-room-ms", "300", "--idle-room-ms", "300"]);
+    let mut maker = Client::connect(server.addr);
+    maker.send(&ClientMessage::Create { options: classic() });
+    let (left, _, _) = maker.joined();
+    let (mut x, o, played, _) = seated(&server, classic());
+    x.send(&mv(0, 0, 4));
+    x.state(|s| s.record.ends_with("b2"));
+    drop((maker, x, o));
+    // Both rooms leave memory; only the played one is read back.
+    std::thread::sleep(Duration::from_millis(1200));
+    assert_eq!(join(&server, &left, None), Err(ErrorCode::NoSuchRoom));
+    assert_eq!(join(&server, &played, None), Ok(Role::Spectator));
+}
+
+#[test]
+fn a_player_coming_back_is_let_in_when_rooms_are_at_their_cap() {
+    let server = server(&["--max-rooms", "1", "--idle-room-ms", "300"]);
+    let (mut x, o, played, tokens) = seated(&server, classic());
+    x.send(&mv(0, 0, 4));
+    x.state(|s| s.record.ends_with("b2"));
+    drop((x, o));
+    // The played room leaves memory (it stays stored); another fills the cap.
+    std::thread::sleep(Duration::from_millis(1000));
+    let mut holder = Client::connect(server.addr);
+    holder.send(&ClientMessage::Create { options: classic() });
+    holder.joined();
+    let mut refused = Client::connect(server.addr);
+    refused.send(&ClientMessage::Create { options: classic() });
+    assert_eq!(refused.error(), ErrorCode::ServerFull);
+    // A stranger does not bring the stored room back; its player does.
+    assert_eq!(join(&server, &played, None), Err(ErrorCode::ServerFull));
+    assert_eq!(join(&server, &played, Some(&tokens[0])), Ok(Role::Seat0));
+}
+
+#[test]
+fn a_room_refused_for_the_cap_spends_none_of_the_clients_quota() {
+    let server = server(&[
+        "--max-rooms",
+        "1",
+        "--unplayed-room-ms",
+        "300",
+        "--rooms-per-address",
+        "2",
+    ]);
+    let mut first = Client::connect(server.addr);
+    first.send(&ClientMessage::Create { options: classic() });
+    first.joined();
+    let mut refused = Client::connect(server.addr);
+    refused.send(&ClientMessage::Create { options: classic() });
+    assert_eq!(refused.error(), ErrorCode::ServerFull);
+    // The first room, made and left, is deleted: the cap has a place again,
+    // and the refusal spent nothing, so this is the client's second room.
+    drop(first);
+    std::thread::sleep(Duration::from_millis(1000));
+    let mut second = Client::connect(server.addr);
+    second.send(&ClientMessage::Create { options: classic() });
+    second.joined();
 }

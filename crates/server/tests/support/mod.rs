@@ -12,6 +12,9 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use client::Client;
+use uttt_protocol::{ClientMessage, Presence, Role, RoomOptions};
+
 /// A running server.
 pub struct Server {
     pub child: Child,
@@ -166,4 +169,21 @@ pub fn repo_file(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../..")
         .join(path)
+}
+
+/// A room with both seats taken: (X's client, O's client, room code, tokens).
+pub fn seated(server: &Server, options: RoomOptions) -> (Client, Client, String, [String; 2]) {
+    let mut a = Client::connect(server.addr);
+    a.send(&ClientMessage::Create { options });
+    let (room, role, token_a) = a.joined();
+    assert_eq!(role, Role::Seat0);
+    let mut b = Client::connect(server.addr);
+    b.send(&ClientMessage::Join {
+        room: room.clone(),
+        token: None,
+    });
+    let (_, role, token_b) = b.joined();
+    assert_eq!(role, Role::Seat1);
+    a.state(|s| s.o == Presence::Connected);
+    (a, b, room, [token_a.unwrap(), token_b.unwrap()])
 }
