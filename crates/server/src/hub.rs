@@ -31,8 +31,14 @@ use crate::store::Store;
 pub const OUTBOX_FRAMES: usize = 64;
 /// Commands waiting for one room.
 const ROOM_QUEUE: usize = 256;
-/// How long a connection waits for its room to answer.
-const ROOM_ANSWER: Duration = Duration::from_secs(5);
+/// How long a connection waits for a place in its room's queue.
+const ROOM_QUEUE_WAIT: Duration = Duration::from_secs(5);
+/// How long a connection waits for its room's answer once the command is
+/// queued: well past the store's wait for its lock (5 s, `store.rs`), so
+/// the requester is still there when the store says yes or no. A change
+/// whose requester gave up all the same is taken back before anyone hears
+/// of it (see `handle`): an error always means nothing changed.
+const ROOM_ANSWER: Duration = Duration::from_secs(30);
 /// Connections in one room at most (two players and their watchers).
 const MAX_MEMBERS: usize = 256;
 
@@ -414,7 +420,7 @@ pub async fn ask<T>(
             "the room is not answering; try again",
         )
     };
-    tokio::time::timeout(ROOM_ANSWER, queue.send(command))
+    tokio::time::timeout(ROOM_QUEUE_WAIT, queue.send(command))
         .await
         .map_err(|_| unavailable())?
         .map_err(|_| unavailable())?;
@@ -630,12 +636,16 @@ async fn handle(
                 Ok(joined) => match persist(hub, room, saved).await {
                     Ok(()) => Ok(joined),
                     Err(refusal) => {
-                        *room = before;
+                        *room = before.clone();
                         Err(refusal)
                     }
                 },
                 Err(refusal) => Err(refusal),
             };
+            if result.is_ok() && reply.is_closed() {
+                take_back(hub, room, saved, before).await;
+                return false;
+            }
             let answer = result.as_ref().map(|(role, _)| *role).map_err(Clone::clone);
             if let Ok((role, token)) = result {
                 let token = if role == Role::Spectator { None } else { token };
@@ -650,6 +660,10 @@ async fn handle(
             message,
             reply,
         } => {
+            // The asker gave up waiting: what it asked is not done unawares.
+            if reply.is_closed() {
+                return false;
+            }
             let result = match members.0.get(&conn).map(|(role, _)| *role) {
                 None => Err(Refusal::new(ErrorCode::NotInRoom, "join the room first")),
                 Some(Role::Spectator) => Err(Refusal::new(
@@ -662,9 +676,13 @@ async fn handle(
             let result = match result {
                 Ok(()) => persist(hub, room, saved)
                     .await
-                    .inspect_err(|_| *room = before),
+                    .inspect_err(|_| *room = before.clone()),
                 refused => refused,
             };
+            if result.is_ok() && reply.is_closed() {
+                take_back(hub, room, saved, before).await;
+                return false;
+            }
             let ok = result.is_ok();
             let _ = reply.send(result);
             ok
@@ -678,6 +696,22 @@ async fn handle(
             }
             None => false,
         },
+    }
+}
+
+/// Takes back a stored change whose requester stopped waiting before it
+/// heard of it: the room is as `before`, in memory and (if the store takes
+/// it) on disk, and nobody hears of the change.
+async fn take_back(hub: &Hub, room: &mut Room, saved: &mut Snapshot, before: Room) {
+    *room = before;
+    if let Err(refusal) = persist(hub, room, saved).await {
+        // Memory is right; the store keeps the change until the room's next
+        // save writes over it, or, should the process end first, brings it
+        // back at the next start.
+        eprintln!(
+            "uttt-server: room {}: a change nobody heard of could not be taken back on disk: {}",
+            room.code, refusal.message
+        );
     }
 }
 
