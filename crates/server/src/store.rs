@@ -8,8 +8,14 @@
 //! committed change survives the process being killed at any moment (the
 //! fault test does that); after a power cut the last changes before it may
 //! be lost.
+//!
+//! The store owns its file: it holds an exclusive lock on `FILE.lock` for
+//! as long as it runs, so a second server on the same database exits
+//! instead of overwriting the first one's moves, and it writes once at
+//! start, so a database it cannot write stops it before it says it serves.
 
-use std::path::Path;
+use std::fs::{File, OpenOptions, TryLockError};
+use std::path::{Path, PathBuf};
 use std::sync::mpsc as std_mpsc;
 use std::thread;
 
@@ -59,6 +65,10 @@ CREATE TABLE IF NOT EXISTS rooms (
     updated_ms  INTEGER NOT NULL
 ) STRICT;
 CREATE INDEX IF NOT EXISTS rooms_unfinished ON rooms (code) WHERE result IS NULL;
+CREATE TABLE IF NOT EXISTS server (
+    id          INTEGER PRIMARY KEY CHECK (id = 1),
+    started_ms  INTEGER NOT NULL
+) STRICT;
 ";
 
 impl Store {
@@ -67,16 +77,28 @@ impl Store {
     /// # Errors
     /// When the file cannot be opened or is not a database of this server.
     pub fn open(path: &Path) -> Result<Store, String> {
+        let lock = lock(path)?;
         let connection = Connection::open(path)
             .map_err(|e| format!("cannot open the database {}: {e}", path.display()))?;
         connection
             .execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;")
             .and_then(|()| connection.execute_batch(SCHEMA))
             .map_err(|e| format!("cannot prepare the database {}: {e}", path.display()))?;
+        connection
+            .execute(
+                "INSERT INTO server (id, started_ms) VALUES (1, ?1)
+                 ON CONFLICT (id) DO UPDATE SET started_ms = ?1",
+                [ms_to_sql(epoch_ms())],
+            )
+            .map_err(|e| format!("cannot write the database {}: {e}", path.display()))?;
         let (jobs, queue) = std_mpsc::sync_channel(QUEUE);
         thread::Builder::new()
             .name("uttt-store".into())
-            .spawn(move || run(&connection, &queue))
+            .spawn(move || {
+                // The lock is the thread's: held while the database is in use.
+                let _lock = lock;
+                run(&connection, &queue);
+            })
             .map_err(|e| format!("cannot start the database thread: {e}"))?;
         Ok(Store { jobs })
     }
@@ -140,6 +162,31 @@ impl Store {
         answer
             .await
             .map_err(|_| "the database thread has stopped".to_string())?
+    }
+}
+
+/// Takes the exclusive lock on the database at `path` (the file
+/// `PATH.lock`, made if missing), held until the returned file is dropped.
+fn lock(path: &Path) -> Result<File, String> {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".lock");
+    let lock_path = PathBuf::from(name);
+    let file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .map_err(|e| format!("cannot open the lock file {}: {e}", lock_path.display()))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(TryLockError::WouldBlock) => Err(format!(
+            "another uttt-server is using the database {} (it holds {}): stop it, or give this one another --db",
+            path.display(),
+            lock_path.display()
+        )),
+        Err(TryLockError::Error(e)) => {
+            Err(format!("cannot lock {}: {e}", lock_path.display()))
+        }
     }
 }
 
@@ -330,7 +377,18 @@ mod tests {
         store.save(moved.clone()).await.unwrap();
         drop(store);
 
-        let store = Store::open(&path).unwrap();
+        // The thread lets go of the file once it sees its last handle gone.
+        let reopened = std::time::Instant::now();
+        let store = loop {
+            match Store::open(&path) {
+                Ok(store) => break store,
+                Err(e) if reopened.elapsed() < std::time::Duration::from_secs(5) => {
+                    assert!(e.contains("another uttt-server"), "{e}");
+                    tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+                }
+                Err(e) => panic!("{e}"),
+            }
+        };
         assert_eq!(store.load("r1").await.unwrap(), Some(moved.clone()));
         assert_eq!(store.load("r2").await.unwrap(), Some(done));
         assert_eq!(store.load("nope").await.unwrap(), None);

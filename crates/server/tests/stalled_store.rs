@@ -106,3 +106,31 @@ fn a_move_the_store_saves_late_is_confirmed_to_everyone_or_to_no_one() {
         }
     }
 }
+
+#[test]
+fn a_second_server_on_the_same_database_exits_and_the_first_goes_on() {
+    let db = fresh_db();
+    let first = server(&db);
+    let (mut x, mut o, _, _) = seated(&first, classic());
+    let site = small_site("second");
+    let second = std::process::Command::new(env!("CARGO_BIN_EXE_uttt-server"))
+        .args([
+            "--addr",
+            "127.0.0.1:0",
+            "--site",
+            site.to_str().unwrap(),
+            "--db",
+            db.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(!second.status.success());
+    let said = String::from_utf8_lossy(&second.stderr);
+    assert!(
+        said.contains("another uttt-server is using the database"),
+        "{said}"
+    );
+    assert!(!String::from_utf8_lossy(&second.stdout).contains("serving"));
+    x.send(&mv(0, 0, 4));
+    o.state(|s| s.record == "classic:b2");
+}
