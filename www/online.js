@@ -60,6 +60,7 @@ function forgetToken(room) {
  * `joined({room, role, token})`, `state(roomState, serverTime)`,
  * `error({code, message})` for a refused frame, and
  * `connection(status)` with status 'connecting' | 'open' | 'reconnecting'
+ * | 'restarting' (reconnecting after the server said it restarts, 1012)
  * | 'unavailable' (never reached the server) | 'refused' (the server closed
  * the connection for good: too many refused frames) | 'closed' (left).
  */
@@ -72,6 +73,8 @@ export class OnlineSession {
     this.pendingCreate = null;
     this.attempt = 0;
     this.everOpen = false;
+    /** Why the connection is being restored: 'reconnecting', or 'restarting' (the server's 1012). */
+    this.restoring = 'reconnecting';
     this.left = false;
     this.timer = 0;
   }
@@ -89,7 +92,7 @@ export class OnlineSession {
   }
 
   connect() {
-    this.on.connection(this.everOpen ? 'reconnecting' : 'connecting');
+    this.on.connection(this.everOpen ? this.restoring : 'connecting');
     let socket;
     try {
       socket = new WebSocket(this.url);
@@ -126,7 +129,8 @@ export class OnlineSession {
       }
       const wait = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
       this.attempt += 1;
-      this.on.connection('reconnecting');
+      this.restoring = event.code === 1012 ? 'restarting' : 'reconnecting';
+      this.on.connection(this.restoring);
       this.timer = setTimeout(() => this.connect(), wait);
     });
   }

@@ -63,6 +63,7 @@ export function describe(view, { settings, thinking, paused = false, online = nu
 function describeOnline(view, { connection, side, roomState: rs }) {
   if (connection === 'unavailable') return { text: t('online.unavailable'), tone: 'info' };
   if (connection === 'reconnecting') return { text: t('online.reconnecting'), tone: 'info' };
+  if (connection === 'restarting') return { text: t('online.restarting'), tone: 'info' };
   if (!rs) return { text: t('online.connecting'), tone: 'info' };
   if (rs.result) {
     const { winner, reason } = rs.result;

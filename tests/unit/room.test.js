@@ -34,6 +34,7 @@ test('the phase follows the connection, then the seats and the result', () => {
   const [over] = cases.filter((c) => c.room.result !== null);
   assert.equal(phaseOf(null, 'open'), 'connecting');
   assert.equal(phaseOf(open.room, 'reconnecting'), 'reconnecting');
+  assert.equal(phaseOf(open.room, 'restarting'), 'reconnecting');
   assert.equal(phaseOf(open.room, 'open'), 'playing');
   assert.equal(phaseOf(alone.room, 'open'), 'waiting');
   assert.equal(phaseOf(over.room, 'open'), 'over');

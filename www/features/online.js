@@ -151,7 +151,7 @@ export function createOnline(deps) {
     };
   }
 
-  /** The connection's status: 'connecting' | 'open' | 'reconnecting', or the session's end. */
+  /** The connection's status: 'connecting' | 'open' | 'reconnecting' | 'restarting', or the session's end. */
   function connectionIs(status) {
     if (status === 'closed') return;
     if (status === 'refused') {

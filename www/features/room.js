@@ -33,13 +33,14 @@ export function awaits(room, side) {
 /**
  * The room's phase as the page shows it (`data-online-state`): 'connecting'
  * until the first state, then 'waiting' (a seat is empty), 'playing' or
- * 'over'; 'reconnecting' while the connection is being restored.
+ * 'over'; 'reconnecting' while the connection is being restored (also
+ * after the server said it restarts: connection 'restarting').
  * @param {RoomState | null} room
  * @param {string} connection
  * @returns {'connecting' | 'reconnecting' | 'waiting' | 'playing' | 'over'}
  */
 export function phaseOf(room, connection) {
-  if (connection === 'reconnecting') return 'reconnecting';
+  if (connection === 'reconnecting' || connection === 'restarting') return 'reconnecting';
   if (!room) return 'connecting';
   if (room.result) return 'over';
   if (room.x === 'empty' || room.o === 'empty') return 'waiting';

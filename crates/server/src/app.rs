@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::Semaphore;
+use tokio::sync::{watch, Semaphore};
 
 use crate::allowance::PerAddress;
 use crate::config::Config;
@@ -33,6 +33,10 @@ pub struct App {
     pub waiting_slots: Arc<Semaphore>,
     /// How long a game connection may stay in no room.
     pub join_within: Duration,
+    /// True once the server is stopping: every game connection closes.
+    pub stopping: watch::Sender<bool>,
+    /// How many places `game_slots` has.
+    game_connections: u32,
 }
 
 impl App {
@@ -52,9 +56,23 @@ impl App {
             allowed_origins: config.allowed_origins.clone(),
             messages: PerAddress::new(config.messages_per_address),
             game_slots: Arc::new(Semaphore::new(config.game_connections())),
+            game_connections: u32::try_from(config.game_connections()).unwrap_or(u32::MAX),
+            stopping: watch::channel(false).0,
             waiting_slots: Arc::new(Semaphore::new(config.max_waiting)),
             join_within: config.join_within,
         }
+    }
+}
+
+impl App {
+    /// Closes every game connection (each is told the server is
+    /// restarting) and no new one is let in; returns once all are closed
+    /// and the store has written every change made before.
+    pub async fn stop(&self) {
+        self.stopping.send_replace(true);
+        // Each connection gives its place back as it ends.
+        let _all = self.game_slots.acquire_many(self.game_connections).await;
+        self.hub.flush().await;
     }
 }
 

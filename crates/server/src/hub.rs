@@ -395,6 +395,13 @@ impl Hub {
         })
     }
 
+    /// Returns once the store has written every change asked of it before.
+    pub async fn flush(&self) {
+        if let Err(e) = self.store.flush().await {
+            eprintln!("uttt-server: {e}");
+        }
+    }
+
     /// Forgets room `code`'s queue, if it is still `queue` (a room read
     /// back since has a queue of its own).
     fn forget(&self, code: &str, queue: &mpsc::Sender<Command>) {

@@ -25,17 +25,26 @@ pub mod site;
 pub mod store;
 pub mod ws;
 
+use std::future::Future;
 use std::sync::Arc;
+use std::time::Duration;
 
 pub use config::Config;
 
+/// How long a stop may take: closing the game connections, then the
+/// store's last writes.
+const STOP_WITHIN: Duration = Duration::from_secs(10);
+
 /// Binds, opens the store and brings back its unfinished games, prints
 /// the address it serves (`uttt-server: serving http://ADDR/PREFIX`, the
-/// line scripts wait for) and serves until the process is stopped.
+/// line scripts wait for) and serves until `stop` resolves (SIGTERM or
+/// Ctrl-C): then it takes no new connection, closes every game connection
+/// with 1012 (the pages come back on their own), lets the store finish the
+/// writes in flight, says so and returns.
 ///
 /// # Errors
 /// When the address cannot be bound or the store cannot be opened.
-pub async fn run(config: Config) -> Result<(), String> {
+pub async fn run(config: Config, stop: impl Future<Output = ()>) -> Result<(), String> {
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
@@ -51,8 +60,21 @@ pub async fn run(config: Config) -> Result<(), String> {
             config.db.display()
         );
     }
-    let app = http::router(app);
+    let router = http::router(Arc::clone(&app));
     println!("uttt-server: serving http://{addr}{}", config.prefix);
-    listen::serve(listener, app, &config).await;
+    tokio::select! {
+        () = listen::serve(listener, router, &config) => {}
+        () = stop => {}
+    }
+    println!("uttt-server: stopping: no new connections; closing the game connections");
+    match tokio::time::timeout(STOP_WITHIN, app.stop()).await {
+        Ok(()) => {
+            println!("uttt-server: stopped: every game connection closed, every change stored")
+        }
+        Err(_) => eprintln!(
+            "uttt-server: stopped after {} s with game connections or writes still open",
+            STOP_WITHIN.as_secs()
+        ),
+    }
     Ok(())
 }

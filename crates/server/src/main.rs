@@ -24,12 +24,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let result = runtime.block_on(async {
-        tokio::select! {
-            result = uttt_server::run(config) => result,
-            () = stopped() => Ok(()),
-        }
-    });
+    let result = runtime.block_on(uttt_server::run(config, stopped()));
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {

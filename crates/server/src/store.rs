@@ -39,6 +39,7 @@ enum Job {
     Save(Snapshot, oneshot::Sender<Result<(), String>>),
     Load(String, oneshot::Sender<Result<Option<Snapshot>, String>>),
     Delete(String, oneshot::Sender<Result<(), String>>),
+    Flush(oneshot::Sender<()>),
     Unfinished(oneshot::Sender<Result<Vec<Snapshot>, String>>),
 }
 
@@ -138,6 +139,30 @@ impl Store {
             .map_err(|_| "the database thread has stopped".to_string())?
     }
 
+    /// Returns once every job handed to the store before is done.
+    ///
+    /// # Errors
+    /// When the database thread has stopped.
+    pub async fn flush(&self) -> Result<(), String> {
+        let (reply, answer) = oneshot::channel();
+        let mut job = Job::Flush(reply);
+        // Never blocks a runtime thread: a full queue is waited out here.
+        while let Err(refused) = self.jobs.try_send(job) {
+            match refused {
+                std_mpsc::TrySendError::Full(back) => {
+                    job = back;
+                    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                }
+                std_mpsc::TrySendError::Disconnected(_) => {
+                    return Err("the database thread has stopped".to_string())
+                }
+            }
+        }
+        answer
+            .await
+            .map_err(|_| "the database thread has stopped".to_string())
+    }
+
     /// Deletes room `code`, if it is stored.
     ///
     /// # Errors
@@ -194,6 +219,7 @@ fn lock(path: &Path) -> Result<File, String> {
 fn run(connection: &Connection, queue: &std_mpsc::Receiver<Job>) {
     while let Ok(first) = queue.recv() {
         let mut saves = Vec::new();
+        let mut flushes = Vec::new();
         let mut next = Some(first);
         while let Some(job) = next.take() {
             match job {
@@ -201,6 +227,8 @@ fn run(connection: &Connection, queue: &std_mpsc::Receiver<Job>) {
                 Job::Load(code, reply) => {
                     let _ = reply.send(load(connection, &code).map_err(|e| e.to_string()));
                 }
+                // Answered after this batch's saves are committed.
+                Job::Flush(reply) => flushes.push(reply),
                 Job::Delete(code, reply) => {
                     let deleted = connection
                         .execute("DELETE FROM rooms WHERE code = ?1", [&code])
@@ -216,13 +244,15 @@ fn run(connection: &Connection, queue: &std_mpsc::Receiver<Job>) {
                 next = queue.try_recv().ok();
             }
         }
-        if saves.is_empty() {
-            continue;
+        if !saves.is_empty() {
+            let snapshots: Vec<&Snapshot> = saves.iter().map(|(s, _)| s).collect();
+            let result = save_all(connection, &snapshots).map_err(|e| format!("cannot save: {e}"));
+            for (_, reply) in saves {
+                let _ = reply.send(result.clone());
+            }
         }
-        let snapshots: Vec<&Snapshot> = saves.iter().map(|(s, _)| s).collect();
-        let result = save_all(connection, &snapshots).map_err(|e| format!("cannot save: {e}"));
-        for (_, reply) in saves {
-            let _ = reply.send(result.clone());
+        for reply in flushes {
+            let _ = reply.send(());
         }
     }
 }

@@ -144,6 +144,10 @@ async fn connection(
         member: None,
         leaving: false,
     };
+    // Marked changed, so a connection that came as the server began to
+    // stop is closed at once too.
+    let mut stopping = me.app.stopping.subscribe();
+    stopping.mark_changed();
     let mut refusals = 0;
     let mut allowance = Allowance::new(BURST, PER_SECOND);
     let mut heard = Instant::now();
@@ -200,6 +204,16 @@ async fn connection(
                 if !send(&mut socket, frame).await {
                     break;
                 }
+            }
+            Ok(()) = stopping.changed() => {
+                if !*stopping.borrow_and_update() {
+                    continue;
+                }
+                let _ = socket.send(Message::Close(Some(CloseFrame {
+                    code: 1012,
+                    reason: Utf8Bytes::from_static("the server is restarting; come back in a moment"),
+                }))).await;
+                break;
             }
             () = &mut join_by, if me.member.is_none() => {
                 let _ = socket.send(Message::Close(Some(CloseFrame {

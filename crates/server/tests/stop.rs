@@ -1,0 +1,66 @@
+//! SIGTERM stops the server in order: a real `uttt-server` with players
+//! connected, stopped as a service manager stops it, then started again.
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use support::client::{classic, mv, Client};
+use support::{fresh_db, seated, small_site, Server};
+use uttt_protocol::{ClientMessage, Role};
+
+#[test]
+fn sigterm_closes_every_game_connection_with_1012_and_loses_nothing() {
+    let site = small_site("stop");
+    let db = fresh_db();
+    let args = [
+        "--site",
+        site.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+    ];
+    let mut first = Server::start(&args);
+    let (mut x, mut o, room, [token_x, _]) = seated(&first, classic());
+    x.send(&mv(0, 0, 4));
+    o.state(|s| s.record == "classic:b2");
+
+    let status = std::process::Command::new("kill")
+        .args(["-TERM", &first.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    for player in [&mut x, &mut o] {
+        assert_eq!(
+            player.close_code_within(Duration::from_secs(10)),
+            Some(1012)
+        );
+    }
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let exit = loop {
+        if let Some(exit) = first.child.try_wait().unwrap() {
+            break exit;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the server did not exit after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(exit.success(), "{exit:?}");
+    std::thread::sleep(Duration::from_millis(200));
+    let said = first.output.lock().unwrap().join("\n");
+    assert!(
+        said.contains("uttt-server: stopped: every game connection closed"),
+        "{said}"
+    );
+
+    // Started again on the same file: the game is where it was.
+    let second = Server::start(&args);
+    let mut back = Client::connect(second.addr);
+    back.send(&ClientMessage::Join {
+        room,
+        token: Some(token_x),
+    });
+    assert_eq!(back.joined().1, Role::Seat0);
+    back.state(|s| s.record == "classic:b2");
+}
