@@ -8,7 +8,7 @@ use uttt_core::record::parse_position;
 use uttt_core::search::puzzle::{candidates, is_unique, Goal};
 use uttt_core::search::review::{review, review_engine, Mark, MoveReview, Summary, REVIEW_NODES};
 use uttt_core::search::{Level, Progress, Searchable, WinChance};
-use uttt_core::tree::parse_tree_record;
+use uttt_core::tree::parse_main_line;
 use uttt_core::AnyGame;
 use uttt_core::{AnyKind, History, Player, Visit};
 
@@ -69,9 +69,7 @@ const SPEC: Spec = Spec {
 /// A record's main line; a record with variations is read whole, then its
 /// side lines left aside.
 fn read_record(text: &str) -> Result<AnyGame, UsageError> {
-    parse_tree_record(text)
-        .map(|tree| tree.main_line())
-        .map_err(|e| usage!("cannot read the record: {e}"))
+    parse_main_line(text).map_err(|e| usage!("cannot read the record: {e}"))
 }
 
 /// Runs `uttt analyse` with the words after the subcommand.

@@ -4,8 +4,9 @@ use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 
 use uttt_core::notation::region_name;
-use uttt_core::record::{parse_record, record_string};
+use uttt_core::record::record_string;
 use uttt_core::search::{Level, Progress, Searchable};
+use uttt_core::tree::parse_main_line;
 use uttt_core::AnyGame;
 use uttt_core::{Classic, Game, History, IllegalMove, Player, Rules, Ultimate};
 
@@ -120,7 +121,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, UsageError> {
         if p.value("rules").is_some() {
             return Err(usage!("--record already names the rules; drop --rules"));
         }
-        match parse_record(text) {
+        match parse_main_line(text) {
             Ok(AnyGame::Ultimate(h)) => {
                 expect_game(game, GameChoice::Ultimate)?;
                 Session::new(h, seats, seed, style)

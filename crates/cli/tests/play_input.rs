@@ -210,7 +210,8 @@ fn a_record_continues_where_it_stopped() {
         record_in(&r.stdout).as_deref(),
         Some("ultimate-tiebreak:e5e4d2b5")
     );
-    let finished = run(&["play", "--record", "classic:a1b1a2b2a3"], "c3\n");
+    // A record with variations, as the page shares it: its main line.
+    let finished = run(&["play", "--record", "classic:a1b1(c1)a2b2(c3)a3"], "c3\n");
     assert!(
         finished.stdout.contains("Result: X wins."),
         "{}",

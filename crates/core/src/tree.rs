@@ -687,6 +687,17 @@ pub fn tree_record_string<G: Game>(tree: &GameTree<G>) -> String {
     out
 }
 
+/// The main line of a record with or without variations (its side lines
+/// read and checked, then left aside), the cursor at its end: what a
+/// program that plays or analyses one game makes of any record the page
+/// shares.
+///
+/// # Errors
+/// As [`parse_tree_record`].
+pub fn parse_main_line(text: &str) -> Result<AnyGame, ParseError> {
+    parse_tree_record(text).map(|tree| tree.main_line())
+}
+
 /// Reads a record with or without variations, checking every move; the
 /// cursor is at the main line's end.
 ///
