@@ -74,6 +74,15 @@ test('two people play a whole game online; one reloads and returns to its seat; 
   await expect(onlineState(watcher.page)).toHaveAttribute('data-online-state', 'playing');
   await expectMarks(watcher.page, 4);
   await expect(watcher.page.locator('.online-who')).toContainText('watching');
+  // The players hear the count of watchers as they come and go (a count,
+  // not a whole state each time).
+  await expect(page.locator('.online-who')).toContainText('Watching: 1.');
+  const passerBy = await person(browser, errors);
+  await passerBy.page.goto(link);
+  await expect(onlineState(passerBy.page)).toHaveAttribute('data-online-state', 'playing');
+  await expect(friend.page.locator('.online-who')).toContainText('Watching: 2.');
+  await passerBy.context.close();
+  await expect(page.locator('.online-who')).toContainText('Watching: 1.');
   await cell(watcher.page, 0, 8).click();
   await expectMarks(watcher.page, 4);
 

@@ -58,6 +58,7 @@ function forgetToken(room) {
 /**
  * One session with the server. `on` holds the listeners:
  * `joined({room, role, token})`, `state(roomState, serverTime)`,
+ * `spectators(count)` when only the count of watchers changed,
  * `error({code, message})` for a refused frame, and
  * `connection(status)` with status 'connecting' | 'open' | 'reconnecting'
  * | 'restarting' (reconnecting after the server said it restarts, 1012)
@@ -152,6 +153,9 @@ export class OnlineSession {
         break;
       case 'state':
         this.on.state(message.state, message.serverTime);
+        break;
+      case 'spectators':
+        this.on.spectators(message.count);
         break;
       case 'error':
         // Back with a token the server no longer knows: watch instead.

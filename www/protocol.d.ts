@@ -173,4 +173,8 @@ message: string, } | { "type": "pong",
 /**
  * The ping's id.
  */
-id: number, };
+id: number, } | { "type": "spectators", 
+/**
+ * Connections watching.
+ */
+count: number, };

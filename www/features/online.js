@@ -140,6 +140,7 @@ export function createOnline(deps) {
     return {
       joined: (message) => current() && joined(message),
       state: (roomState) => current() && roomStateCame(roomState),
+      spectators: (count) => current() && watchersCame(count),
       // Refused before any room was entered (no such room, too many rooms,
       // the server full): nothing to show but the reason.
       error: (message) => {
@@ -173,6 +174,14 @@ export function createOnline(deps) {
   function joined({ room, role }) {
     Object.assign(state.online, { room, role });
     if (state.online.roomState) state.online.side = sideOf(state.online.roomState, role);
+    announce('online');
+  }
+
+  /** Only the count of watchers changed: the pane says it, the board stays. */
+  function watchersCame(count) {
+    const { online } = state;
+    if (!online.roomState || !Number.isInteger(count) || count < 0) return;
+    online.roomState = { ...online.roomState, spectators: count };
     announce('online');
   }
 

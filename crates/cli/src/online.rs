@@ -427,6 +427,12 @@ impl Client {
                     return self.bot_turn(socket);
                 }
             }
+            // The board shows no watchers: the count is kept for the state.
+            ServerMessage::Spectators { count } => {
+                if let Some(state) = self.state.as_mut() {
+                    state.spectators = count;
+                }
+            }
             ServerMessage::Pong { .. } => {}
         }
         Ok(Step::Go)

@@ -381,6 +381,12 @@ pub enum ServerMessage {
         /// The ping's id.
         id: u32,
     },
+    /// How many watch the room now, when only that changed: told at most
+    /// about once a second, instead of the whole state each time.
+    Spectators {
+        /// Connections watching.
+        count: u32,
+    },
 }
 
 /// A frame as written on the wire: the message with the version.
@@ -625,6 +631,7 @@ mod tests {
             },
             Refusal::new(ErrorCode::NotYourTurn, "wait").to_message(),
             ServerMessage::Pong { id: 1 },
+            ServerMessage::Spectators { count: 7 },
         ] {
             assert_eq!(read_server(&write(&message)), Ok(message));
         }

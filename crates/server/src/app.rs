@@ -25,6 +25,8 @@ pub struct App {
     pub allowed_origins: Vec<String>,
     /// Frames each client may send, over all its connections.
     pub messages: PerAddress,
+    /// Rooms each client may enter, over all its connections.
+    pub joins: PerAddress,
     /// Places for game connections: fewer than all connections, so the
     /// site's pages and files are served while they are all taken.
     pub game_slots: Arc<Semaphore>,
@@ -55,6 +57,7 @@ impl App {
             hub: Arc::new(Hub::new(limits, store)),
             allowed_origins: config.allowed_origins.clone(),
             messages: PerAddress::new(config.messages_per_address),
+            joins: PerAddress::new(config.joins_per_address),
             game_slots: Arc::new(Semaphore::new(config.game_connections())),
             game_connections: u32::try_from(config.game_connections()).unwrap_or(u32::MAX),
             stopping: watch::channel(false).0,

@@ -52,6 +52,9 @@ pub struct Config {
     /// Frames a second one client address may send over all its
     /// connections (in bursts of twice that).
     pub messages_per_address: u32,
+    /// Rooms one client may enter a second, over all its connections (in
+    /// bursts of twice that).
+    pub joins_per_address: u32,
 }
 
 impl Default for Config {
@@ -76,6 +79,7 @@ impl Default for Config {
             unplayed_room: Duration::from_secs(60),
             db: default_db(),
             messages_per_address: 100,
+            joins_per_address: 10,
         }
     }
 }
@@ -119,6 +123,7 @@ usage: uttt-server [options]
                                 deleted (default 60000)
   --messages-per-address N      game frames a second from one address, all its connections
                                 together (default 100; each connection also 10)
+  --joins-per-address N         rooms one address may enter a second (default 10)
   --db FILE                     the SQLite file the rooms are kept in
                                 (default uttt-server.sqlite3 next to this binary)
 ";
@@ -184,6 +189,10 @@ impl Config {
                 "--messages-per-address" => {
                     let n = count(flag, &value("a number")?)?;
                     config.messages_per_address = u32::try_from(n).unwrap_or(u32::MAX);
+                }
+                "--joins-per-address" => {
+                    let n = count(flag, &value("a number")?)?;
+                    config.joins_per_address = u32::try_from(n).unwrap_or(u32::MAX);
                 }
                 "--grace-ms" => {
                     config.grace_ms = count(flag, &value("a number of milliseconds")?)? as u64

@@ -6,7 +6,9 @@
 //! undone and refused); then the task sends each of its members the
 //! room's state through the member's own bounded outbox, and a member
 //! whose outbox is full (a client that does not read) is dropped rather
-//! than waited for. Rooms live in memory while someone is in them (and
+//! than waited for. A watcher coming or going changes only the count of
+//! watchers: the newcomer gets the state, the others a count, at most once
+//! a second (`pace.rs`). Rooms live in memory while someone is in them (and
 //! ten minutes after); a room not in memory is read back from the store
 //! when someone joins it, and at start-up every unfinished game is. A room
 //! nobody is in where nothing was ever played is deleted after a minute,
@@ -24,6 +26,7 @@ use tokio::sync::{mpsc, oneshot};
 use uttt_protocol::{write, ClientMessage, ErrorCode, Refusal, Role, RoomOptions, ServerMessage};
 
 use crate::clock::epoch_ms;
+use crate::pace::Pace;
 use crate::room::{Room, Snapshot};
 use crate::store::Store;
 
@@ -494,8 +497,11 @@ async fn room_task(
         queue: me,
     };
     broadcast(&mut room, &mut members);
+    let mut watchers = Pace::default();
+    watchers.told(Instant::now());
     let mut idle_since = members.0.is_empty().then(Instant::now);
     loop {
+        let count_due = watchers.due().map(tokio::time::Instant::from_std);
         let wait = room
             .next_deadline()
             .map(|at| Duration::from_millis(at.saturating_sub(now_ms())));
@@ -519,6 +525,11 @@ async fn room_task(
                 continue;
             }
             () = tokio::time::sleep(idle_left.unwrap_or_default()), if idle_left.is_some() => break,
+            () = tokio::time::sleep_until(count_due.unwrap_or_else(tokio::time::Instant::now)), if count_due.is_some() => {
+                tell_watchers(&mut room, &mut members);
+                watchers.told(Instant::now());
+                continue;
+            }
         };
         let Some(command) = command else { break };
         // A flag that fell since the timer last woke ends the game before
@@ -526,8 +537,13 @@ async fn room_task(
         if room.settle(now_ms()) && persist(&hub, &room, &mut saved).await.is_ok() {
             broadcast(&mut room, &mut members);
         }
-        if handle(command, &mut room, &mut members, &mut saved, &hub).await {
-            broadcast(&mut room, &mut members);
+        match handle(command, &mut room, &mut members, &mut saved, &hub).await {
+            Tell::Everyone => {
+                broadcast(&mut room, &mut members);
+                watchers.told(Instant::now());
+            }
+            Tell::Watchers => watchers.changed(Instant::now()),
+            Tell::Nobody => {}
         }
         idle_since = match (members.0.is_empty(), idle_since) {
             (true, None) => Some(Instant::now()),
@@ -601,14 +617,25 @@ async fn persist(hub: &Hub, room: &Room, saved: &mut Snapshot) -> Result<(), Ref
     Ok(())
 }
 
-/// Carries out one command; returns whether members should hear of it.
+/// Who hears of a command carried out.
+enum Tell {
+    /// Nothing changed that anyone sees.
+    Nobody,
+    /// Every member gets the state.
+    Everyone,
+    /// Only the count of watchers changed (a newcomer watching already
+    /// has the state): told in time (see `pace.rs`).
+    Watchers,
+}
+
+/// Carries out one command; says who should hear of it.
 async fn handle(
     command: Command,
     room: &mut Room,
     members: &mut Members,
     saved: &mut Snapshot,
     hub: &Hub,
-) -> bool {
+) -> Tell {
     let now = now_ms();
     let before = room.clone();
     match command {
@@ -620,7 +647,7 @@ async fn handle(
         } => {
             // The asker gave up waiting: it must not be seated unawares.
             if reply.is_closed() {
-                return false;
+                return Tell::Nobody;
             }
             if members.0.len() >= MAX_MEMBERS {
                 let full = Refusal::new(
@@ -628,13 +655,13 @@ async fn handle(
                     "this room has no room for more watchers",
                 );
                 let _ = reply.send(Err(full));
-                return false;
+                return Tell::Nobody;
             }
             let new_token = match seat_token() {
                 Ok(new_token) => new_token,
                 Err(refusal) => {
                     let _ = reply.send(Err(refusal));
-                    return false;
+                    return Tell::Nobody;
                 }
             };
             let result = room.join(token.as_deref(), new_token, now);
@@ -651,16 +678,23 @@ async fn handle(
             };
             if result.is_ok() && reply.is_closed() {
                 take_back(hub, room, saved, before).await;
-                return false;
+                return Tell::Nobody;
             }
             let answer = result.as_ref().map(|(role, _)| *role).map_err(Clone::clone);
+            let tell = match answer {
+                Ok(Role::Spectator) => Tell::Watchers,
+                Ok(_) => Tell::Everyone,
+                Err(_) => Tell::Nobody,
+            };
             if let Ok((role, token)) = result {
                 let token = if role == Role::Spectator { None } else { token };
                 members.add(&room.code, conn, role, out, token);
+                if role == Role::Spectator {
+                    tell_one(room, members, conn);
+                }
             }
-            let ok = answer.is_ok();
             let _ = reply.send(answer);
-            ok
+            tell
         }
         Command::Act {
             conn,
@@ -669,7 +703,7 @@ async fn handle(
         } => {
             // The asker gave up waiting: what it asked is not done unawares.
             if reply.is_closed() {
-                return false;
+                return Tell::Nobody;
             }
             let result = match members.0.get(&conn).map(|(role, _)| *role) {
                 None => Err(Refusal::new(ErrorCode::NotInRoom, "join the room first")),
@@ -688,20 +722,28 @@ async fn handle(
             };
             if result.is_ok() && reply.is_closed() {
                 take_back(hub, room, saved, before).await;
-                return false;
+                return Tell::Nobody;
             }
-            let ok = result.is_ok();
+            let tell = if result.is_ok() {
+                Tell::Everyone
+            } else {
+                Tell::Nobody
+            };
             let _ = reply.send(result);
-            ok
+            tell
         }
         #[cfg(test)]
         Command::Crash => panic!("room {} fails on purpose", room.code),
         Command::Gone { conn } => match members.0.remove(&conn) {
             Some((role, _)) => {
                 room.disconnect(role, now);
-                true
+                if role == Role::Spectator {
+                    Tell::Watchers
+                } else {
+                    Tell::Everyone
+                }
             }
-            None => false,
+            None => Tell::Nobody,
         },
     }
 }
@@ -719,6 +761,44 @@ async fn take_back(hub: &Hub, room: &mut Room, saved: &mut Snapshot, before: Roo
             "uttt-server: room {}: a change nobody heard of could not be taken back on disk: {}",
             room.code, refusal.message
         );
+    }
+}
+
+/// Sends member `conn` alone the state (a newcomer watching); drops it if
+/// it cannot take it.
+fn tell_one(room: &mut Room, members: &mut Members, conn: u64) {
+    let now = now_ms();
+    let state = frame(&ServerMessage::State {
+        state: room.state(now),
+        server_time: epoch_ms(),
+    });
+    let sent = members
+        .0
+        .get(&conn)
+        .is_some_and(|(_, out)| out.try_send(state).is_ok());
+    if !sent {
+        if let Some((role, _)) = members.0.remove(&conn) {
+            room.disconnect(role, now);
+        }
+    }
+}
+
+/// Sends every member the count of watchers; drops those that cannot keep up.
+fn tell_watchers(room: &mut Room, members: &mut Members) {
+    let count = frame(&ServerMessage::Spectators {
+        count: room.spectators,
+    });
+    let slow: Vec<u64> = members
+        .0
+        .iter()
+        .filter(|(_, (_, out))| out.try_send(count.clone()).is_err())
+        .map(|(conn, _)| *conn)
+        .collect();
+    let now = now_ms();
+    for conn in slow {
+        if let Some((role, _)) = members.0.remove(&conn) {
+            room.disconnect(role, now);
+        }
     }
 }
 

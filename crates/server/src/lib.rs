@@ -19,6 +19,7 @@ pub mod http;
 pub mod hub;
 pub mod listen;
 pub mod network;
+pub mod pace;
 pub mod qr;
 pub mod room;
 pub mod site;

@@ -277,6 +277,12 @@ impl Connection {
             }
             ClientMessage::Join { room, token } => {
                 let out = self.out_for_a_room()?;
+                if !self.app.joins.take(self.client) {
+                    return Err(Refusal::new(
+                        ErrorCode::RateLimited,
+                        "too many rooms entered from this address; slow down",
+                    ));
+                }
                 let (member, _role) = self.app.hub.join(self.conn, &room, token, out).await?;
                 self.enter(member);
                 Ok(None)

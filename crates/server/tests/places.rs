@@ -170,3 +170,56 @@ fn a_room_refused_for_the_cap_spends_none_of_the_clients_quota() {
     second.send(&ClientMessage::Create { options: classic() });
     second.joined();
 }
+
+#[test]
+fn watchers_coming_and_going_are_told_as_a_count_at_most_once_a_second() {
+    let server = server(&[]);
+    let (mut x, _o, room, _) = seated(&server, classic());
+    x.frames_for(Duration::from_millis(300));
+    let watch = |server: &Server| {
+        let mut watcher = Client::connect(server.addr);
+        watcher.send(&ClientMessage::Join {
+            room: room.clone(),
+            token: None,
+        });
+        // The newcomer itself gets the whole state.
+        watcher.state(|_| true);
+        watcher
+    };
+    let stays = watch(&server);
+    // One client comes to watch and goes, again and again, for two seconds
+    // (past 10 a second its joins are refused: the joins' own limit).
+    let churn = Instant::now();
+    let mut visits = 0;
+    while churn.elapsed() < Duration::from_secs(2) {
+        if join(&server, &room, None) == Ok(Role::Spectator) {
+            visits += 1;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(visits >= 10, "only {visits} visits");
+    let heard = x.frames_for(Duration::from_secs(3));
+    let states = heard
+        .iter()
+        .filter(|m| matches!(m, ServerMessage::State { .. }))
+        .count();
+    let counts: Vec<u32> = heard
+        .iter()
+        .filter_map(|m| match m {
+            ServerMessage::Spectators { count } => Some(*count),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        states, 0,
+        "a player got the whole state for watchers: {heard:?}"
+    );
+    assert!(
+        counts.len() <= 6,
+        "{} counts for {visits} visits",
+        counts.len()
+    );
+    // Once the churn is over, the last count says the one who stayed.
+    assert_eq!(counts.last(), Some(&1), "{counts:?}");
+    drop(stays);
+}

@@ -196,7 +196,7 @@ async fn player((url, totals, playing, stop, pause, game): Common, start: Start)
                 fail();
                 continue;
             }
-            ServerMessage::Pong { .. } => continue,
+            ServerMessage::Pong { .. } | ServerMessage::Spectators { .. } => continue,
         };
         let Ok(game) = OnlineGame::from_record(&state.record) else {
             return fail();

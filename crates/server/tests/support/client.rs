@@ -154,6 +154,31 @@ impl Client {
         })
     }
 
+    /// Every frame that comes within `wait` (none is an answer too).
+    pub fn frames_for(&mut self, wait: Duration) -> Vec<ServerMessage> {
+        let deadline = Instant::now() + wait;
+        let mut frames = Vec::new();
+        while Instant::now() < deadline {
+            match self.socket.read() {
+                Ok(Message::Text(text)) => {
+                    let message =
+                        read_server(text.as_str()).expect("the server writes valid frames");
+                    self.seen.push(message.clone());
+                    frames.push(message);
+                }
+                Ok(Message::Close(_)) => break,
+                Ok(_) => {}
+                Err(tungstenite::Error::Io(e))
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) => {}
+                Err(_) => break,
+            }
+        }
+        frames
+    }
+
     /// Sends a WebSocket ping frame (not the protocol's `ping` message);
     /// false once the connection is closed.
     pub fn ping_frame(&mut self) -> bool {
