@@ -59,6 +59,9 @@ fn start(bin: &Path, addr: &str, db: &Path, games: u32) -> Result<server::Runnin
             "1000000",
             "--rooms-per-address",
             &limit,
+            // Every client joins again at once after each restart.
+            "--joins-per-address",
+            &limit,
             "--db",
         ])
         .map(OsString::from)

@@ -123,6 +123,8 @@ pub fn run(root: &Path, options: &Options) -> Result {
                 "1000000",
                 "--rooms-per-address",
                 &connections,
+                "--joins-per-address",
+                &connections,
                 "--db",
             ])
             .map(OsString::from)

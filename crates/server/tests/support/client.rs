@@ -70,12 +70,7 @@ impl Client {
                 }
                 Ok(Message::Close(_)) => return None,
                 Ok(_) => {}
-                Err(tungstenite::Error::Io(e))
-                    if matches!(
-                        e.kind(),
-                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                    ) =>
-                {
+                Err(e) if read_timed_out(&e) => {
                     assert!(Instant::now() < deadline, "no frame within {wait:?}");
                 }
                 Err(_) => return None,
@@ -168,11 +163,7 @@ impl Client {
                 }
                 Ok(Message::Close(_)) => break,
                 Ok(_) => {}
-                Err(tungstenite::Error::Io(e))
-                    if matches!(
-                        e.kind(),
-                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                    ) => {}
+                Err(e) if read_timed_out(&e) => {}
                 Err(_) => break,
             }
         }
@@ -193,11 +184,7 @@ impl Client {
             match self.socket.read() {
                 Ok(Message::Close(frame)) => return frame.map(|f| u16::from(f.code)),
                 Ok(_) => {}
-                Err(tungstenite::Error::Io(e))
-                    if matches!(
-                        e.kind(),
-                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                    ) => {}
+                Err(e) if read_timed_out(&e) => {}
                 Err(_) => return None,
             }
         }
@@ -219,14 +206,7 @@ impl Client {
         match self.socket.read() {
             Ok(Message::Close(_)) => None,
             Ok(_) => Some(()),
-            Err(tungstenite::Error::Io(e))
-                if matches!(
-                    e.kind(),
-                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                ) =>
-            {
-                Some(())
-            }
+            Err(e) if read_timed_out(&e) => Some(()),
             Err(_) => None,
         }
     }
@@ -244,4 +224,13 @@ pub fn classic() -> RoomOptions {
 
 pub fn mv(ply: u32, board: u8, cell: u8) -> ClientMessage {
     ClientMessage::Move { ply, board, cell }
+}
+
+/// Whether a read ended only because its timeout passed (the connection is open).
+fn read_timed_out(error: &tungstenite::Error) -> bool {
+    matches!(
+        error,
+        tungstenite::Error::Io(e)
+            if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut)
+    )
 }
