@@ -429,7 +429,7 @@ export default {
   'online.offline': 'You’re offline. Online games will be back when you reconnect.',
   'online.connecting': 'Connecting…',
   'online.reconnecting': 'Connection lost: reconnecting…',
-  'online.restarting': 'The server is restarting: reconnecting…',
+  'online.restarting': 'Online play is restarting: reconnecting…',
   'online.waiting': 'Waiting for your friend to open the link…',
   'online.opponentAway': 'Your friend is disconnected; waiting for them to come back.',
   'online.theirTurn': 'Your friend ({side}) moves next.',

@@ -416,7 +416,7 @@ export default {
   'online.offline': '你已离线。恢复网络连接后即可在线对战。',
   'online.connecting': '正在连接…',
   'online.reconnecting': '连接已断开：正在重新连接…',
-  'online.restarting': '服务器正在重启：正在重新连接…',
+  'online.restarting': '联机对战正在重启：正在重新连接…',
   'online.waiting': '等待好友打开链接…',
   'online.opponentAway': '好友已断开连接；等待其回来。',
   'online.theirTurn': '轮到好友（{side}）。',
