@@ -63,14 +63,14 @@ pub struct Running {
     pub url: String,
 }
 
-/// Deletes the database `db` and its write-ahead log, for a fresh start.
+/// Deletes the database `db` and the files the server keeps beside it (its
+/// write-ahead log, lock and spare room), for a fresh start: with the lock
+/// or log left, the server would take the missing database for a lost one.
 pub fn remove_db(db: &Path) {
-    for stale in [
-        db.to_path_buf(),
-        db.with_extension("sqlite3-wal"),
-        db.with_extension("sqlite3-shm"),
-    ] {
-        let _ = std::fs::remove_file(stale);
+    for suffix in ["", "-wal", "-shm", ".lock", ".spare"] {
+        let mut name = db.as_os_str().to_owned();
+        name.push(suffix);
+        let _ = std::fs::remove_file(std::path::PathBuf::from(name));
     }
 }
 

@@ -47,8 +47,9 @@ pub enum Layer {
 }
 
 /// The web crate's benchmark feature, so its code and tests are built and
-/// checked although the game's wasm leaves it out.
-const BENCH_FEATURE: &str = "uttt-web/bench";
+/// checked although the game's wasm leaves it out; and the server's fail
+/// points, which its stalled-store tests arm (the served binary has none).
+const TEST_FEATURES: &str = "uttt-web/bench,uttt-server/failpoints";
 
 const ALL: [Layer; 9] = [
     Layer::Fmt,
@@ -199,7 +200,7 @@ fn run_layer(root: &Path, layer: Layer, options: &Options) -> (Result, Counts) {
         Layer::Native => cmd::run_counting(
             cargo()
                 .current_dir(root)
-                .args(["test", "--workspace", "--features", BENCH_FEATURE]),
+                .args(["test", "--workspace", "--features", TEST_FEATURES]),
             "native tests",
         ),
         Layer::Online => match bots_play_online(root) {
@@ -257,7 +258,7 @@ fn clippy(root: &Path) -> Result {
             "--workspace",
             "--all-targets",
             "--features",
-            BENCH_FEATURE,
+            TEST_FEATURES,
             "--",
             "-D",
             "warnings",

@@ -49,6 +49,10 @@ pub struct Config {
     pub unplayed_room: Duration,
     /// The SQLite file the rooms are kept in.
     pub db: PathBuf,
+    /// Begin with no rooms where the database a server used is missing
+    /// (else the server refuses to start, so a lost file is not replaced
+    /// by an empty one unnoticed).
+    pub new_db: bool,
     /// Frames a second one client address may send over all its
     /// connections (in bursts of twice that).
     pub messages_per_address: u32,
@@ -78,6 +82,7 @@ impl Default for Config {
             idle_room: Duration::from_secs(10 * 60),
             unplayed_room: Duration::from_secs(60),
             db: default_db(),
+            new_db: false,
             messages_per_address: 100,
             joins_per_address: 10,
         }
@@ -126,6 +131,8 @@ usage: uttt-server [options]
   --joins-per-address N         rooms one address may enter a second (default 10)
   --db FILE                     the SQLite file the rooms are kept in
                                 (default uttt-server.sqlite3 next to this binary)
+  --new-db                      begin with no rooms if the database a server used before is
+                                missing (without it the server refuses to start)
 ";
 
 impl Config {
@@ -186,6 +193,7 @@ impl Config {
                     config.rooms_per_address_per_minute = u32::try_from(n).unwrap_or(u32::MAX);
                 }
                 "--db" => config.db = PathBuf::from(value("a file")?),
+                "--new-db" => config.new_db = true,
                 "--messages-per-address" => {
                     let n = count(flag, &value("a number")?)?;
                     config.messages_per_address = u32::try_from(n).unwrap_or(u32::MAX);

@@ -37,10 +37,10 @@ const ROOM_QUEUE: usize = 256;
 /// How long a connection waits for a place in its room's queue.
 const ROOM_QUEUE_WAIT: Duration = Duration::from_secs(5);
 /// How long a connection waits for its room's answer once the command is
-/// queued: well past the store's wait for its lock (5 s, `store.rs`), so
-/// the requester is still there when the store says yes or no. A change
-/// whose requester gave up all the same is taken back before anyone hears
-/// of it (see `handle`): an error always means nothing changed.
+/// queued: well past any save a working disk takes, so the requester is
+/// still there when the store says yes or no. A change whose requester
+/// gave up all the same is taken back before anyone hears of it (see
+/// `handle`): an error always means nothing changed.
 const ROOM_ANSWER: Duration = Duration::from_secs(30);
 /// Connections in one room at most (two players and their watchers).
 const MAX_MEMBERS: usize = 256;
@@ -434,10 +434,21 @@ pub async fn ask<T>(
         .await
         .map_err(|_| unavailable())?
         .map_err(|_| unavailable())?;
-    tokio::time::timeout(ROOM_ANSWER, answer)
+    tokio::time::timeout(room_answer(), answer)
         .await
         .map_err(|_| unavailable())?
         .map_err(|_| unavailable())
+}
+
+/// `ROOM_ANSWER`, or in tests the milliseconds of the fail point
+/// `room-answer` (FAILPOINTS=room-answer=return(MS)), so a store stalled
+/// for a few seconds outlasts it.
+fn room_answer() -> Duration {
+    #[cfg(feature = "failpoints")]
+    fail::fail_point!("room-answer", |ms| ms
+        .and_then(|ms| ms.parse().ok())
+        .map_or(ROOM_ANSWER, Duration::from_millis));
+    ROOM_ANSWER
 }
 
 /// A room's connections and their outboxes.
@@ -857,7 +868,7 @@ mod tests {
         };
         Arc::new(Hub::new(
             limits,
-            Store::open(&dir.join("rooms.sqlite3")).unwrap(),
+            Store::open(&dir.join("rooms.sqlite3"), false).unwrap(),
         ))
     }
 

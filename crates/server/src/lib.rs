@@ -14,6 +14,7 @@ pub mod allowance;
 pub mod app;
 pub mod clock;
 pub mod config;
+pub mod dbfile;
 pub mod game;
 pub mod http;
 pub mod hub;
@@ -52,7 +53,7 @@ pub async fn run(config: Config, stop: impl Future<Output = ()>) -> Result<(), S
     let addr = listener
         .local_addr()
         .map_err(|e| format!("cannot read the address: {e}"))?;
-    let store = store::Store::open(&config.db)?;
+    let store = store::Store::open(&config.db, config.new_db)?;
     let app = Arc::new(app::App::new(&config, store));
     let restored = app.hub.restore_unfinished().await?;
     if restored > 0 {

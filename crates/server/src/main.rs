@@ -17,6 +17,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // Tests' builds only: FAILPOINTS in the environment arms the fail points.
+    #[cfg(feature = "failpoints")]
+    let _failpoints = fail::FailScenario::setup();
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(runtime) => runtime,
         Err(e) => {

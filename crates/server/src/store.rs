@@ -9,13 +9,22 @@
 //! fault test does that); after a power cut the last changes before it may
 //! be lost.
 //!
-//! The store owns its file: it holds an exclusive lock on `FILE.lock` for
-//! as long as it runs, so a second server on the same database exits
-//! instead of overwriting the first one's moves, and it writes once at
-//! start, so a database it cannot write stops it before it says it serves.
+//! The store owns its file (see `dbfile.rs`): it holds an exclusive lock
+//! on `FILE.lock` for as long as it runs, so a second server on the same
+//! database exits instead of overwriting the first one's moves; it writes
+//! once at start, so a database it cannot write stops it before it says
+//! it serves; and it looks at the file before each commit, so one removed
+//! or replaced under it refuses changes instead of losing them. SQLite
+//! runs in exclusive locking mode: the log's index is in the process's
+//! memory, not in a shared `-shm` file whose damage would crash it.
+//!
+//! The log is checkpointed every `LOG_PAGES` pages and cut back to
+//! `LOG_BYTES` after; a commit that finds the disk full lets go of the
+//! spare room kept beside the database, checkpoints and empties the log,
+//! then is tried once more, so a log that filled a disk does not refuse
+//! every save until a restart.
 
-use std::fs::{File, OpenOptions, TryLockError};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::mpsc as std_mpsc;
 use std::thread;
 
@@ -24,6 +33,7 @@ use tokio::sync::oneshot;
 use uttt_protocol::{GameResult, RoomOptions, Side};
 
 use crate::clock::epoch_ms;
+use crate::dbfile::{self, Spare, Watch};
 use crate::room::Snapshot;
 
 /// Saves waiting at once that one transaction takes at most.
@@ -34,6 +44,11 @@ const QUEUE: usize = 8192;
 /// Unfinished games brought back at start-up: those with both seats
 /// taken, stored in the last week.
 const RESTORE_WITHIN_MS: u64 = 7 * 24 * 3600 * 1000;
+/// Pages in the write-ahead log that start a checkpoint (SQLite's default
+/// is 1000: 4 MiB, more than a small disk may have to spare).
+const LOG_PAGES: u32 = 256;
+/// The log's size kept after a checkpoint, in bytes.
+const LOG_BYTES: u32 = 1 << 20;
 
 enum Job {
     Save(Snapshot, oneshot::Sender<Result<(), String>>),
@@ -73,16 +88,32 @@ CREATE TABLE IF NOT EXISTS server (
 ";
 
 impl Store {
-    /// Opens (or creates) the database at `path` and starts its thread.
+    /// Opens the database at `path` and starts its thread. A missing
+    /// database is made, and said so; where a server has used one before,
+    /// only when `new_db` (see `dbfile::may_open`).
     ///
     /// # Errors
-    /// When the file cannot be opened or is not a database of this server.
-    pub fn open(path: &Path) -> Result<Store, String> {
-        let lock = lock(path)?;
+    /// When the file cannot be opened, locked or written, or is not a
+    /// database of this server.
+    pub fn open(path: &Path, new_db: bool) -> Result<Store, String> {
+        dbfile::may_open(path, new_db)?;
+        let lock = dbfile::lock(path)?;
+        if !path.exists() {
+            println!(
+                "uttt-server: no database at {}: a new one is made",
+                path.display()
+            );
+        }
         let connection = Connection::open(path)
             .map_err(|e| format!("cannot open the database {}: {e}", path.display()))?;
+        // Exclusive before the first use of the log: then SQLite keeps its
+        // index in memory and never maps a `-shm` file.
         connection
-            .execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;")
+            .execute_batch(&format!(
+                "PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; \
+                 PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; \
+                 PRAGMA wal_autocheckpoint = {LOG_PAGES}; PRAGMA journal_size_limit = {LOG_BYTES};"
+            ))
             .and_then(|()| connection.execute_batch(SCHEMA))
             .map_err(|e| format!("cannot prepare the database {}: {e}", path.display()))?;
         connection
@@ -92,13 +123,15 @@ impl Store {
                 [ms_to_sql(epoch_ms())],
             )
             .map_err(|e| format!("cannot write the database {}: {e}", path.display()))?;
+        let watch = Watch::start(path)?;
+        let spare = Spare::keep(path);
         let (jobs, queue) = std_mpsc::sync_channel(QUEUE);
         thread::Builder::new()
             .name("uttt-store".into())
             .spawn(move || {
                 // The lock is the thread's: held while the database is in use.
                 let _lock = lock;
-                run(&connection, &queue);
+                run(&connection, watch, spare, &queue);
             })
             .map_err(|e| format!("cannot start the database thread: {e}"))?;
         Ok(Store { jobs })
@@ -190,33 +223,13 @@ impl Store {
     }
 }
 
-/// Takes the exclusive lock on the database at `path` (the file
-/// `PATH.lock`, made if missing), held until the returned file is dropped.
-fn lock(path: &Path) -> Result<File, String> {
-    let mut name = path.as_os_str().to_owned();
-    name.push(".lock");
-    let lock_path = PathBuf::from(name);
-    let file = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&lock_path)
-        .map_err(|e| format!("cannot open the lock file {}: {e}", lock_path.display()))?;
-    match file.try_lock() {
-        Ok(()) => Ok(file),
-        Err(TryLockError::WouldBlock) => Err(format!(
-            "another uttt-server is using the database {} (it holds {}): stop it, or give this one another --db",
-            path.display(),
-            lock_path.display()
-        )),
-        Err(TryLockError::Error(e)) => {
-            Err(format!("cannot lock {}: {e}", lock_path.display()))
-        }
-    }
-}
-
 /// The database thread: until every handle is gone.
-fn run(connection: &Connection, queue: &std_mpsc::Receiver<Job>) {
+fn run(
+    connection: &Connection,
+    mut watch: Watch,
+    mut spare: Spare,
+    queue: &std_mpsc::Receiver<Job>,
+) {
     while let Ok(first) = queue.recv() {
         let mut saves = Vec::new();
         let mut flushes = Vec::new();
@@ -246,7 +259,9 @@ fn run(connection: &Connection, queue: &std_mpsc::Receiver<Job>) {
         }
         if !saves.is_empty() {
             let snapshots: Vec<&Snapshot> = saves.iter().map(|(s, _)| s).collect();
-            let result = save_all(connection, &snapshots).map_err(|e| format!("cannot save: {e}"));
+            let result = watch
+                .check()
+                .and_then(|()| save_batch(connection, &mut spare, &snapshots));
             for (_, reply) in saves {
                 let _ = reply.send(result.clone());
             }
@@ -257,7 +272,43 @@ fn run(connection: &Connection, queue: &std_mpsc::Receiver<Job>) {
     }
 }
 
+/// Commits `snapshots` in one transaction; when the disk is full, once
+/// more after emptying the log into the database.
+fn save_batch(
+    connection: &Connection,
+    spare: &mut Spare,
+    snapshots: &[&Snapshot],
+) -> Result<(), String> {
+    match save_all(connection, snapshots) {
+        Err(e) if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DiskFull) => {
+            // The log may be what fills the disk: only a checkpoint empties
+            // it, with the spare room to grow the database into.
+            spare.release();
+            if let Err(e) = connection.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)") {
+                eprintln!(
+                    "uttt-server: the disk is full and the database's log cannot be emptied: {e}"
+                );
+            }
+            let retried = save_all(connection, snapshots);
+            if retried.is_ok() {
+                eprintln!("uttt-server: the disk was full: the database's log was emptied and the save went through; free some space");
+            }
+            spare.refill();
+            retried
+        }
+        done => done,
+    }
+    .map_err(|e| format!("cannot save: {e}"))
+}
+
 fn save_all(connection: &Connection, snapshots: &[&Snapshot]) -> rusqlite::Result<()> {
+    // Tests stall or refuse a save here: FAILPOINTS=store-save=... (see
+    // the `failpoints` feature and tests/stalled_store.rs).
+    #[cfg(feature = "failpoints")]
+    fail::fail_point!("store-save", |_| Err(rusqlite::Error::SqliteFailure(
+        rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_IOERR),
+        Some("refused by the store-save fail point".into()),
+    )));
     let transaction = connection.unchecked_transaction()?;
     {
         let mut insert = transaction.prepare_cached(
@@ -390,7 +441,7 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("rooms.sqlite3");
-        let store = Store::open(&path).unwrap();
+        let store = Store::open(&path, false).unwrap();
         let open = snapshot("r1", None);
         let done = snapshot(
             "r2",
@@ -410,7 +461,7 @@ mod tests {
         // The thread lets go of the file once it sees its last handle gone.
         let reopened = std::time::Instant::now();
         let store = loop {
-            match Store::open(&path) {
+            match Store::open(&path, false) {
                 Ok(store) => break store,
                 Err(e) if reopened.elapsed() < std::time::Duration::from_secs(5) => {
                     assert!(e.contains("another uttt-server"), "{e}");
@@ -430,7 +481,7 @@ mod tests {
     fn refuses_a_file_that_is_not_a_database() {
         let path = std::env::temp_dir().join(format!("uttt-store-bad-{}", std::process::id()));
         std::fs::write(&path, "not a database, just text that is long enough").unwrap();
-        assert!(Store::open(&path).is_err());
+        assert!(Store::open(&path, false).is_err());
         std::fs::remove_file(&path).unwrap();
     }
 }

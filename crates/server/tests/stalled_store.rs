@@ -1,31 +1,20 @@
-//! An error frame means nothing changed, also when the database stalls: a
-//! real `uttt-server` whose SQLite file another process holds locked for
-//! a while, and real clients.
+//! An error frame means nothing changed, also when the database stalls or
+//! refuses: a real `uttt-server` whose store is stalled or made to fail on
+//! purpose through its fail points (`FAILPOINTS`, the `failpoints`
+//! feature: the store holds its database exclusively, so no other process
+//! can stall it), and real clients.
 
 mod support;
 
-use std::sync::mpsc;
 use std::time::Duration;
 
 use support::client::{classic, mv, Client};
 use support::{fresh_db, seated, small_site, Server};
 use uttt_protocol::{ClientMessage, ErrorCode, RoomState, ServerMessage};
 
-/// Holds the database's write lock from another connection for `hold`,
-/// from a thread; returns once the lock is taken.
-fn lock_for(db: &std::path::Path, hold: Duration) -> std::thread::JoinHandle<()> {
-    let db = db.to_path_buf();
-    let (locked, taken) = mpsc::channel();
-    let holder = std::thread::spawn(move || {
-        let connection = rusqlite::Connection::open(&db).unwrap();
-        connection.execute_batch("BEGIN IMMEDIATE").unwrap();
-        locked.send(()).unwrap();
-        std::thread::sleep(hold);
-        connection.execute_batch("COMMIT").unwrap();
-    });
-    taken.recv().unwrap();
-    holder
-}
+/// Saves before the first move of a room from `seated`: the room made, the
+/// second seat taken.
+const SEATING_SAVES: usize = 2;
 
 /// The room's state as a newcomer reads it.
 fn state_of(server: &Server, room: &str) -> RoomState {
@@ -49,62 +38,74 @@ fn answer(mover: &mut Client) -> Result<RoomState, ErrorCode> {
 }
 
 fn server(db: &std::path::Path) -> Server {
+    server_failing(db, None)
+}
+
+/// A server whose fail points are armed with `failpoints` (the
+/// `FAILPOINTS` syntax of the fail crate), if given.
+fn server_failing(db: &std::path::Path, failpoints: Option<&str>) -> Server {
     let site = small_site("stall");
-    Server::start(&[
+    let args = [
         "--site",
         site.to_str().unwrap(),
         "--db",
         db.to_str().unwrap(),
-    ])
+    ];
+    match failpoints {
+        Some(points) => Server::start_with(Some(&format!("export FAILPOINTS='{points}'")), &args),
+        None => Server::start(&args),
+    }
 }
 
 #[test]
-fn a_move_refused_while_the_store_is_locked_changes_nothing() {
+fn a_move_the_store_refuses_changes_nothing() {
     let db = fresh_db();
-    let server = server(&db);
-    let (mut x, mut o, room, _) = seated(&server, classic());
-    // Longer than the store waits for its lock: the save fails.
-    let holder = lock_for(&db, Duration::from_secs(8));
+    // The first move's save fails; every later one is let through.
+    let points = format!("store-save={SEATING_SAVES}*off->1*return->off");
+    let failing = server_failing(&db, Some(&points));
+    let (mut x, mut o, room, _) = seated(&failing, classic());
     x.send(&mv(0, 0, 4));
     assert_eq!(answer(&mut x), Err(ErrorCode::ServerError));
-    holder.join().unwrap();
-    assert_eq!(state_of(&server, &room).record, "classic:");
+    assert_eq!(state_of(&failing, &room).record, "classic:");
     assert!(
         !o.seen
             .iter()
             .any(|m| matches!(m, ServerMessage::State { state, .. } if state.record != "classic:")),
         "the opponent heard of a refused move"
     );
-    // The store is free again: the same move is played.
+    // The store takes saves again: the same move is played.
     x.send(&mv(0, 0, 4));
     assert!(answer(&mut x).is_ok());
     o.state(|s| s.record == "classic:b2");
 }
 
 #[test]
-fn a_move_the_store_saves_late_is_confirmed_to_everyone_or_to_no_one() {
+fn a_move_the_store_saves_after_its_player_gave_up_is_taken_back() {
     let db = fresh_db();
-    let server = server(&db);
-    let (mut x, mut o, room, _) = seated(&server, classic());
-    // About as long as the store waits for its lock: saved late, or refused.
-    let holder = lock_for(&db, Duration::from_millis(5_300));
+    // The room answers within 3 s; the first move's save takes 6 s.
+    let points =
+        format!("room-answer=return(3000);store-save={SEATING_SAVES}*off->1*sleep(6000)->off");
+    let failing = server_failing(&db, Some(&points));
+    let (mut x, mut o, room, _) = seated(&failing, classic());
     x.send(&mv(0, 0, 4));
-    let heard = answer(&mut x);
-    holder.join().unwrap();
-    let stored = state_of(&server, &room).record;
-    match heard {
-        Ok(_) => {
-            assert_eq!(stored, "classic:b2");
-            o.state(|s| s.record == "classic:b2");
-        }
-        Err(code) => {
-            assert_eq!(code, ErrorCode::ServerError);
-            assert_eq!(
-                stored, "classic:",
-                "an error was answered and the move made"
-            );
-        }
-    }
+    assert_eq!(answer(&mut x), Err(ErrorCode::ServerError));
+    // The stalled save ends and is undone: as the error said, no move.
+    std::thread::sleep(Duration::from_secs(5));
+    assert_eq!(state_of(&failing, &room).record, "classic:");
+    assert!(
+        !o.seen
+            .iter()
+            .any(|m| matches!(m, ServerMessage::State { state, .. } if state.record != "classic:")),
+        "the opponent heard of a move its player was told failed"
+    );
+    x.send(&mv(0, 0, 4));
+    assert!(answer(&mut x).is_ok());
+    o.state(|s| s.record == "classic:b2");
+    // And on disk: a server started again on the file has the move once.
+    drop((x, o));
+    drop(failing);
+    let again = server(&db);
+    assert_eq!(state_of(&again, &room).record, "classic:b2");
 }
 
 #[test]

@@ -32,14 +32,9 @@ impl Server {
 
     /// Each server gets a database of its own unless `--db` is given.
     pub fn start_with(shell_prefix: Option<&str>, args: &[&str]) -> Server {
-        let db;
-        let mut args = args.to_vec();
-        if !args.contains(&"--db") {
-            db = fresh_db();
-            args.extend(["--db", db.to_str().unwrap()]);
-        }
+        let args = with_db(args);
         let bin = env!("CARGO_BIN_EXE_uttt-server");
-        let mut command = match shell_prefix {
+        let command = match shell_prefix {
             Some(prefix) => {
                 let mut c = Command::new("sh");
                 let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
@@ -55,6 +50,16 @@ impl Server {
                 c
             }
         };
+        Server::spawn(command)
+    }
+
+    /// Starts `WRAPPER... uttt-server --addr 127.0.0.1:0 ARGS`: the wrapper
+    /// runs the server (e.g. `unshare ... sh -c '...; exec "$@"' sh`).
+    pub fn start_wrapped(wrapper: &[&str], args: &[&str]) -> Server {
+        Server::spawn(wrapped(wrapper, &with_db(args)))
+    }
+
+    fn spawn(mut command: Command) -> Server {
         let mut child = command
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -128,6 +133,58 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// `args`, with a database of its own unless `--db` is given.
+fn with_db(args: &[&str]) -> Vec<String> {
+    let mut args: Vec<String> = args.iter().map(|a| (*a).to_string()).collect();
+    if !args.iter().any(|a| a == "--db") {
+        args.extend(["--db".into(), fresh_db().to_str().unwrap().into()]);
+    }
+    args
+}
+
+/// `WRAPPER... uttt-server --addr 127.0.0.1:0 ARGS`.
+fn wrapped(wrapper: &[&str], args: &[String]) -> Command {
+    let (program, before) = wrapper.split_first().expect("a wrapper program");
+    let mut command = Command::new(program);
+    command
+        .args(before)
+        .arg(env!("CARGO_BIN_EXE_uttt-server"))
+        .args(["--addr", "127.0.0.1:0"])
+        .args(args);
+    command
+}
+
+/// Runs a server that is expected not to start (through `wrapper`, if not
+/// empty) and returns (whether it exited with success, everything it
+/// printed); it is killed if it is still running after 20 s.
+pub fn start_refused(wrapper: &[&str], args: &[&str]) -> (bool, String) {
+    let mut command = if wrapper.is_empty() {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_uttt-server"));
+        c.args(["--addr", "127.0.0.1:0"]).args(args);
+        c
+    } else {
+        let args: Vec<String> = args.iter().map(|a| (*a).to_string()).collect();
+        wrapped(wrapper, &args)
+    };
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start uttt-server");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while child.try_wait().unwrap().is_none() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let out = child.wait_with_output().unwrap();
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), said)
 }
 
 /// A database path no other test uses.
