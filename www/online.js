@@ -102,7 +102,9 @@ export class OnlineSession {
       return;
     }
     this.socket = socket;
+    let opened = false;
     socket.addEventListener('open', () => {
+      opened = true;
       this.everOpen = true;
       this.attempt = 0;
       this.on.connection('open');
@@ -130,7 +132,9 @@ export class OnlineSession {
       }
       const wait = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
       this.attempt += 1;
-      this.restoring = event.code === 1012 ? 'restarting' : 'reconnecting';
+      // Only a connection that was open says why it ended: an attempt that
+      // found no server (a restart in progress) keeps the reason given.
+      if (opened) this.restoring = event.code === 1012 ? 'restarting' : 'reconnecting';
       this.on.connection(this.restoring);
       this.timer = setTimeout(() => this.connect(), wait);
     });
