@@ -508,6 +508,10 @@ fn end_to_end(root: &Path, extra_args: &[String]) -> std::result::Result<Counts,
 /// server stops when this is dropped.
 pub struct ServedDist {
     running: server::Running,
+    /// The server's binary, for specs that start a server of their own.
+    bin: PathBuf,
+    /// The dist folder it serves.
+    dist: PathBuf,
     /// Where Playwright writes its JSON report.
     pub report: PathBuf,
 }
@@ -531,7 +535,12 @@ impl ServedDist {
         println!("xtask: serving the dist folder at {}", running.url);
         let report = scratch.join(format!("{name}-playwright.json"));
         let _ = std::fs::remove_file(&report);
-        Ok(ServedDist { running, report })
+        Ok(ServedDist {
+            running,
+            bin,
+            dist,
+            report,
+        })
     }
 
     /// `playwright test` with `args`, pointed at the served site and the report.
@@ -544,6 +553,9 @@ impl ServedDist {
             .args(args)
             .env("UTTT_BASE_URL", &self.running.url)
             .env("UTTT_PLAYWRIGHT_JSON", &self.report)
+            // A spec that stops its server starts one of its own, never this one.
+            .env("UTTT_SERVER_BIN", &self.bin)
+            .env("UTTT_SITE", &self.dist)
             .env("UTTT_CHROMIUM", setup::CHROMIUM);
         command
     }
