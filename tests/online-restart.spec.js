@@ -250,6 +250,10 @@ test('a server restart: the pages say online play is restarting, come back by th
   await cell(page, 0, 2).click();
   await expect(page.locator('#status')).toHaveText(tables.en['refuse.onlineOffline']);
   expect(await marks(page)).toEqual(before);
+  // Nor resign or offer a draw: nothing would reach the room.
+  for (const action of ['online-resign', 'online-draw']) {
+    await expect(page.locator(`[data-action="${action}"]`)).toBeDisabled();
+  }
 
   // Back on the same address and the same database: every page comes back
   // by itself (its longest wait between attempts is 8 s), the same moves.
@@ -266,6 +270,9 @@ test('a server restart: the pages say online play is restarting, come back by th
   await expect(page.locator('.online-who')).toHaveText(say('en', 'online.youPlay', { side: 'X', watchers: 1 }));
   await expect(o.page.locator('.online-who')).toHaveText(say('en', 'online.youPlay', { side: 'O', watchers: 1 }));
   await expect(watcher.page.locator('.online-who')).toHaveText(say('zh-CN', 'online.watching', { watchers: 1 }));
+  for (const action of ['online-resign', 'online-draw']) {
+    await expect(page.locator(`[data-action="${action}"]`)).toBeEnabled();
+  }
 
   // The game goes on: X plays, O and the watcher see it; O answers, X sees it.
   await cell(page, 0, 2).click();

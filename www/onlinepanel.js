@@ -183,13 +183,18 @@ export function initOnline(host, controller, { tabs }) {
     if (qr.getAttribute('src') !== qrSrc) qr.setAttribute('src', qrSrc);
     qr.alt = t('online.qr');
     invite.querySelector('.online-invite-text').textContent = t(seated ? 'online.inviteWatch' : 'online.invite');
+    // While the connection is down nothing would reach the room: the
+    // buttons stay in place, unusable, and the status says why.
+    const away = state === 'reconnecting';
     resign.hidden = !side || !inPlay || !seated;
+    resign.disabled = away;
     draw.hidden = !side || !inPlay || !seated;
     draw.textContent = t(theirOffer ? 'online.acceptDraw' : roomState.drawOffer === side ? 'online.drawOffered' : 'online.offerDraw');
-    draw.disabled = Boolean(roomState.drawOffer === side);
+    draw.disabled = away || roomState.drawOffer === side;
     decline.hidden = !theirOffer || !inPlay;
+    decline.disabled = away;
     rematch.hidden = !side || inPlay;
-    rematch.disabled = roomState.rematch.includes(side);
+    rematch.disabled = away || roomState.rematch.includes(side);
     rematch.textContent = t(roomState.rematch.includes(side) ? 'online.rematchAsked' : roomState.rematch.length ? 'online.rematchAccept' : 'online.rematch');
     tickClocks();
   };
