@@ -531,14 +531,21 @@ async fn room_task(
                     // next change.
                     if persist(&hub, &room, &mut saved).await.is_ok() || room.result.is_some() {
                         broadcast(&mut room, &mut members);
+                        watchers.told(Instant::now());
                     }
                 }
                 continue;
             }
             () = tokio::time::sleep(idle_left.unwrap_or_default()), if idle_left.is_some() => break,
             () = tokio::time::sleep_until(count_due.unwrap_or_else(tokio::time::Instant::now)), if count_due.is_some() => {
-                tell_watchers(&mut room, &mut members);
                 watchers.told(Instant::now());
+                match tell_watchers(&mut room, &mut members) {
+                    // A player too slow to take the count is gone: the
+                    // opponent sees it in the state.
+                    Tell::Everyone => broadcast(&mut room, &mut members),
+                    Tell::Watchers => watchers.changed(Instant::now()),
+                    Tell::Nobody => {}
+                }
                 continue;
             }
         };
@@ -547,6 +554,7 @@ async fn room_task(
         // the command is weighed, and is stored and told whatever its fate.
         if room.settle(now_ms()) && persist(&hub, &room, &mut saved).await.is_ok() {
             broadcast(&mut room, &mut members);
+            watchers.told(Instant::now());
         }
         match handle(command, &mut room, &mut members, &mut saved, &hub).await {
             Tell::Everyone => {
@@ -795,7 +803,9 @@ fn tell_one(room: &mut Room, members: &mut Members, conn: u64) {
 }
 
 /// Sends every member the count of watchers; drops those that cannot keep up.
-fn tell_watchers(room: &mut Room, members: &mut Members) {
+/// Says who must hear of those dropped: everyone if a player was among
+/// them, the watchers' count if only watchers were.
+fn tell_watchers(room: &mut Room, members: &mut Members) -> Tell {
     let count = frame(&ServerMessage::Spectators {
         count: room.spectators,
     });
@@ -806,11 +816,18 @@ fn tell_watchers(room: &mut Room, members: &mut Members) {
         .map(|(conn, _)| *conn)
         .collect();
     let now = now_ms();
+    let mut tell = Tell::Nobody;
     for conn in slow {
         if let Some((role, _)) = members.0.remove(&conn) {
             room.disconnect(role, now);
+            tell = match (role, tell) {
+                (Role::Spectator, Tell::Nobody) => Tell::Watchers,
+                (Role::Spectator, tell) => tell,
+                _ => Tell::Everyone,
+            };
         }
     }
+    tell
 }
 
 /// Sends every member the state; drops those that cannot keep up.
