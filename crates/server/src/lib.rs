@@ -25,6 +25,7 @@ pub mod qr;
 pub mod room;
 pub mod site;
 pub mod store;
+pub mod walcheck;
 pub mod ws;
 
 use std::future::Future;

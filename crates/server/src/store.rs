@@ -35,6 +35,7 @@ use uttt_protocol::{GameResult, RoomOptions, Side};
 use crate::clock::epoch_ms;
 use crate::dbfile::{self, Spare, Watch};
 use crate::room::Snapshot;
+use crate::walcheck;
 
 /// Saves waiting at once that one transaction takes at most.
 const BATCH: usize = 512;
@@ -104,6 +105,7 @@ impl Store {
                 path.display()
             );
         }
+        report_damaged_log(path);
         let connection = Connection::open(path)
             .map_err(|e| format!("cannot open the database {}: {e}", path.display()))?;
         // Exclusive before the first use of the log: then SQLite keeps its
@@ -220,6 +222,37 @@ impl Store {
         answer
             .await
             .map_err(|_| "the database thread has stopped".to_string())?
+    }
+}
+
+/// Says, before SQLite's recovery drops them quietly, whether finished
+/// saves in the log of the database at `path` are beyond repair (see
+/// `walcheck.rs`), and keeps a copy of that log beside it.
+fn report_damaged_log(path: &Path) {
+    let mut name = path.as_os_str().to_owned();
+    name.push("-wal");
+    let log = std::path::PathBuf::from(name);
+    match walcheck::damage(&log) {
+        Ok(None) => {}
+        Ok(Some(damage)) => {
+            let mut copy = log.clone().into_os_string();
+            copy.push(format!(".damaged-{}", epoch_ms()));
+            let kept = match std::fs::copy(&log, &copy) {
+                Ok(_) => format!("a copy of it is kept as {}", copy.to_string_lossy()),
+                Err(e) => format!("no copy of it could be kept: {e}"),
+            };
+            eprintln!(
+                "uttt-server: ERROR: the database's log {} is damaged at frame {}: {} finished saves after it cannot be recovered; \
+                 their rooms start from before them ({kept})",
+                log.display(),
+                damage.frame,
+                damage.lost_commits
+            );
+        }
+        Err(e) => eprintln!(
+            "uttt-server: the database's log {} cannot be read: {e}",
+            log.display()
+        ),
     }
 }
 

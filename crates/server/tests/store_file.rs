@@ -263,3 +263,52 @@ fn a_database_it_cannot_write_stops_it_before_it_serves() {
     assert!(said.contains(&db.display().to_string()), "{said}");
     assert!(!said.contains("serving"), "{said}");
 }
+
+#[test]
+fn a_damaged_log_is_reported_at_start_and_kept() {
+    let db = fresh_db();
+    let first = server(&db);
+    let (mut x, mut o, room, _) = seated(&first, classic());
+    let moves = [
+        (0, 4, "classic:b2"),
+        (0, 0, "classic:b2a1"),
+        (0, 8, "classic:b2a1c3"),
+    ];
+    for (ply, (board, cell, record)) in moves.into_iter().enumerate() {
+        let mover = if ply % 2 == 0 { &mut x } else { &mut o };
+        mover.send(&mv(ply as u32, board, cell));
+        assert_eq!(answer(mover, record), Ok(()));
+    }
+    drop((x, o));
+    // Killed: the log is left as it was, every save in it.
+    drop(first);
+    let log = sibling(&db, "-wal");
+    let mut bytes = std::fs::read(&log).unwrap();
+    let page = u32::from_be_bytes(bytes[8..12].try_into().unwrap()) as usize;
+    // A byte of the second frame's page: the saves after it are lost.
+    bytes[32 + (24 + page) + 24 + 100] ^= 0x01;
+    std::fs::write(&log, &bytes).unwrap();
+
+    let again = server(&db);
+    waits_for(&again, "ERROR: the database's log");
+    let said = again.lines().join("\n");
+    assert!(
+        said.contains("finished saves after it cannot be recovered"),
+        "{said}"
+    );
+    let dir = db.parent().unwrap();
+    let kept = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(Result::ok)
+        .any(|f| f.file_name().to_string_lossy().contains("-wal.damaged-"));
+    assert!(kept, "no copy of the damaged log in {}", dir.display());
+    // The server serves: the room is there, from before the damage.
+    let mut watcher = Client::connect(again.addr);
+    watcher.send(&uttt_protocol::ClientMessage::Join { room, token: None });
+    let record = watcher.until("the room or its absence", |m| match m {
+        ServerMessage::State { state, .. } => Some(state.record.clone()),
+        ServerMessage::Error { .. } => Some(String::new()),
+        _ => None,
+    });
+    assert_ne!(record, "classic:b2a1c3", "the lost saves came back");
+}
