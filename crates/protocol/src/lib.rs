@@ -451,7 +451,7 @@ pub fn read<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, Refusal> {
             format!("a frame is at most {MAX_FRAME_BYTES} bytes"),
         ));
     }
-    let mut value: serde_json::Value = serde_json::from_str(text)
+    let Strict(mut value) = serde_json::from_str(text)
         .map_err(|e| Refusal::new(ErrorCode::BadMessage, format!("not JSON: {e}")))?;
     let object = value
         .as_object_mut()
@@ -473,6 +473,82 @@ pub fn read<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, Refusal> {
     }
     serde_json::from_value(value)
         .map_err(|e| Refusal::new(ErrorCode::BadMessage, format!("not a message: {e}")))
+}
+
+/// A JSON value in which no object names a key twice. serde_json's own
+/// `Value` keeps the last of two equal keys, and the messages are read
+/// from a `Value` (the version is taken out first), so the frame itself is
+/// checked here: `{"board":1,"board":2}` has no single meaning, and the
+/// server and another reader of the same frame could each take a
+/// different one.
+struct Strict(serde_json::Value);
+
+impl<'de> Deserialize<'de> for Strict {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Strict, D::Error> {
+        deserializer.deserialize_any(StrictVisitor).map(Strict)
+    }
+}
+
+/// Builds a [`Strict`] value, refusing a repeated key in any object.
+struct StrictVisitor;
+
+impl<'de> serde::de::Visitor<'de> for StrictVisitor {
+    type Value = serde_json::Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value whose objects name each key once")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
+        // Not finite cannot come from JSON text: null as serde_json does.
+        Ok(serde_json::Number::from_f64(v).map_or(serde_json::Value::Null, Into::into))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::Null)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(Strict(item)) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(items.into())
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut object = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if object.contains_key(&key) {
+                return Err(serde::de::Error::custom(format_args!(
+                    "the key `{key}` appears twice"
+                )));
+            }
+            let Strict(value) = map.next_value()?;
+            object.insert(key, value);
+        }
+        Ok(object.into())
+    }
 }
 
 /// Reads a client frame (the server's one way in).
@@ -590,6 +666,41 @@ mod tests {
         assert_eq!(
             read_client(&deep).map_err(|r| r.code),
             Err(ErrorCode::BadMessage)
+        );
+        let deep = format!("{}1{}", "{\"\":".repeat(800), "}".repeat(800));
+        assert_eq!(
+            read_client(&deep).map_err(|r| r.code),
+            Err(ErrorCode::BadMessage)
+        );
+    }
+
+    #[test]
+    fn refuses_a_key_named_twice_at_any_depth() {
+        let twice = [
+            r#"{"v":1,"type":"move","ply":0,"board":1,"board":2,"cell":4}"#,
+            r#"{"v":1,"type":"move","type":"resign","ply":0,"board":1,"cell":4}"#,
+            r#"{"v":1,"v":1,"type":"resign"}"#,
+            r#"{"v":1,"type":"ping","id":1,"id":2}"#,
+            r#"{"v":1,"type":"join","room":"a","room":"b","token":null}"#,
+            r#"{"v":1,"type":"join","room":"a","token":null,"token":"t"}"#,
+            r#"{"v":1,"type":"create","options":{"kind":"classic","kind":"ultimate","rules":"standard","colour":"x","clock":null}}"#,
+            r#"{"v":1,"type":"create","options":{"kind":"classic","rules":"standard","colour":"x","clock":{"initial":60,"increment":1,"initial":61}}}"#,
+        ];
+        for text in twice {
+            let refused = read_client(text).expect_err(text);
+            assert_eq!(refused.code, ErrorCode::BadMessage, "{text}");
+            assert!(
+                refused.message.contains("twice"),
+                "{text}: {}",
+                refused.message
+            );
+        }
+        let twice_in_a_state = r#"{"v":1,"type":"pong","id":1,"id":1}"#;
+        assert!(read_server(twice_in_a_state).is_err());
+        // The same keys once each are still a message.
+        assert_eq!(
+            read_client(r#"{"v":1,"type":"ping","id":2}"#),
+            Ok(ClientMessage::Ping { id: 2 })
         );
     }
 
