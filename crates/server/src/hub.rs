@@ -384,18 +384,12 @@ impl Hub {
             .store
             .load(code)
             .await
-            .map_err(|e| store_failed(&e))?
+            .map_err(|e| unreadable(code, &e))?
             .ok_or_else(no_room)?;
         if self.room_count() >= self.limits.max_rooms && !snapshot.seated(token) {
             return Err(server_full());
         }
-        self.revive(snapshot).map_err(|e| {
-            eprintln!("uttt-server: room {code} cannot be read back: {e}");
-            Refusal::new(
-                ErrorCode::ServerError,
-                "this room's stored game cannot be read",
-            )
-        })
+        self.revive(snapshot).map_err(|e| unreadable(code, &e))
     }
 
     /// Returns once the store has written every change asked of it before.
@@ -485,6 +479,18 @@ fn store_failed(e: &str) -> Refusal {
     Refusal::new(
         ErrorCode::ServerError,
         "the server could not save the game; nothing changed",
+    )
+}
+
+/// Room `code` could not be read back from the store (`e` says why: a row
+/// this version cannot read, or the database failing): said to the
+/// operator with the reason, and to the player as what it is, a room that
+/// cannot be read, not a change that could not be saved.
+fn unreadable(code: &str, e: &str) -> Refusal {
+    eprintln!("uttt-server: room {code} cannot be read back: {e}");
+    Refusal::new(
+        ErrorCode::ServerError,
+        "this room's stored game cannot be read; nothing changed",
     )
 }
 

@@ -454,3 +454,43 @@ fn frames_are_limited_per_address_over_all_its_connections() {
         "{pongs} pongs, {limited} refused"
     );
 }
+
+#[test]
+fn a_stored_room_that_cannot_be_read_is_reported_as_such() {
+    let site = small_site("unreadable");
+    let db = support::fresh_db();
+    let args = [
+        "--site",
+        site.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+    ];
+    let first = Server::start(&args);
+    let mut creator = Client::connect(first.addr);
+    creator.send(&ClientMessage::Create { options: classic() });
+    let (room, _, _) = creator.joined();
+    drop((creator, first));
+
+    // A row this version cannot read: its options are not JSON.
+    let written = rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute(
+            "UPDATE rooms SET options = 'not json' WHERE code = ?1",
+            [&room],
+        )
+        .unwrap();
+    assert_eq!(written, 1);
+
+    let second = Server::start(&args);
+    let mut c = Client::connect(second.addr);
+    c.send(&ClientMessage::Join { room, token: None });
+    let (code, message) = c.until("error", |m| match m {
+        uttt_protocol::ServerMessage::Error { code, message } => Some((*code, message.clone())),
+        _ => None,
+    });
+    assert_eq!(code, ErrorCode::ServerError);
+    assert!(
+        message.contains("cannot be read") && !message.contains("save"),
+        "{message}"
+    );
+}
