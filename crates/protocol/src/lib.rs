@@ -174,7 +174,8 @@ pub enum ClientMessage {
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum ErrorCode {
-    /// Not a text frame, or larger than [`MAX_FRAME_BYTES`].
+    /// A text frame larger than [`MAX_FRAME_BYTES`] (other frames no
+    /// client sends close the connection instead).
     BadFrame,
     /// Not JSON, or JSON that is not a known message.
     BadMessage,

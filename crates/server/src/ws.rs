@@ -16,6 +16,7 @@ use axum::extract::{ConnectInfo, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
+use futures_util::SinkExt;
 use tokio::sync::{mpsc, oneshot, OwnedSemaphorePermit};
 use uttt_protocol::{
     read_client, write, ClientMessage, ErrorCode, Refusal, ServerMessage, MAX_FRAME_BYTES,
@@ -29,7 +30,7 @@ use crate::network::client_of;
 
 /// The largest WebSocket message read at all; between this and
 /// [`MAX_FRAME_BYTES`] a frame gets a `bad-frame` error, above it the
-/// connection is closed by the WebSocket layer.
+/// connection is closed (1009).
 const MAX_MESSAGE_BYTES: usize = 16 * 1024;
 /// Refused frames a connection may send before it is closed.
 const MAX_REFUSALS: u32 = 20;
@@ -155,24 +156,44 @@ async fn connection(
     loop {
         tokio::select! {
             incoming = socket.recv() => {
-                let Some(Ok(message)) = incoming else { break };
+                let message = match incoming {
+                    Some(Ok(message)) => message,
+                    Some(Err(e)) => {
+                        if let Some((code, reason)) = refused_frame(e) {
+                            close(&mut socket, code, reason).await;
+                        }
+                        break;
+                    }
+                    None => break,
+                };
                 heard = Instant::now();
+                match message {
+                    // The WebSocket layer queued its answer to the client's
+                    // close frame: it goes out before the socket is dropped.
+                    Message::Close(_) => {
+                        let _ = tokio::time::timeout(SEND_TIMEOUT, socket.flush()).await;
+                        break;
+                    }
+                    // No client of this protocol sends one: not a mistake
+                    // to be answered but the wrong program.
+                    Message::Binary(_) => {
+                        close(&mut socket, 1003, "frames are JSON text").await;
+                        break;
+                    }
+                    _ => {}
+                }
                 // Every frame spends the allowance, pings and pongs too.
-                let allowed = !matches!(message, Message::Close(_))
-                    && allowance.take()
-                    && me.app.messages.take(me.client);
+                let allowed = allowance.take() && me.app.messages.take(me.client);
                 let answer = match message {
                     Message::Text(text) if allowed => me.handle(text.as_str()).await,
                     Message::Text(_) => Err(Refusal::new(ErrorCode::RateLimited, "too many frames; slow down")),
-                    Message::Binary(_) => Err(Refusal::new(ErrorCode::BadFrame, "frames are JSON text")),
-                    Message::Close(_) => break,
-                    Message::Ping(_) | Message::Pong(_) if allowed => Ok(None),
                     // Not answered with a frame of ours, which would double
                     // the flood: counted, and closed at the limit.
-                    Message::Ping(_) | Message::Pong(_) => {
+                    _ if !allowed => {
                         refusals += 1;
                         Ok(None)
                     }
+                    _ => Ok(None),
                 };
                 let reply = match answer {
                     Ok(reply) => reply,
@@ -187,14 +208,11 @@ async fn connection(
                     }
                 }
                 if me.leaving {
-                    let _ = socket.send(Message::Close(None)).await;
+                    send_message(&mut socket, Message::Close(None)).await;
                     break;
                 }
                 if refusals >= MAX_REFUSALS {
-                    let _ = socket.send(Message::Close(Some(CloseFrame {
-                        code: 1008,
-                        reason: Utf8Bytes::from_static("too many refused frames"),
-                    }))).await;
+                    close(&mut socket, 1008, "too many refused frames").await;
                     break;
                 }
             }
@@ -209,20 +227,15 @@ async fn connection(
                 if !*stopping.borrow_and_update() {
                     continue;
                 }
-                let _ = socket.send(Message::Close(Some(CloseFrame {
-                    code: 1012,
-                    reason: Utf8Bytes::from_static("the server is restarting; come back in a moment"),
-                }))).await;
+                close(&mut socket, 1012, "the server is restarting; come back in a moment").await;
                 break;
             }
             () = &mut join_by, if me.member.is_none() => {
-                let _ = socket.send(Message::Close(Some(CloseFrame {
-                    code: 1008,
-                    reason: Utf8Bytes::from(format!(
-                        "create or join a room within {} s",
-                        me.app.join_within.as_secs_f64().ceil()
-                    )),
-                }))).await;
+                let reason = format!(
+                    "create or join a room within {} s",
+                    me.app.join_within.as_secs_f64().ceil()
+                );
+                close(&mut socket, 1008, reason).await;
                 break;
             }
             _ = ping.tick() => {
@@ -238,6 +251,35 @@ async fn connection(
             member.queue.send(Command::Gone { conn: member.conn }),
         )
         .await;
+    }
+}
+
+/// Sends a close frame with `code` and `reason` (at most 123 bytes), as
+/// long as the client takes it within the send timeout.
+async fn close(socket: &mut WebSocket, code: u16, reason: impl Into<Utf8Bytes>) {
+    let frame = CloseFrame {
+        code,
+        reason: reason.into(),
+    };
+    send_message(socket, Message::Close(Some(frame))).await;
+}
+
+/// The close frame for a frame the WebSocket layer could not read, when
+/// the client is still there to be told: too big (1009), text that is not
+/// UTF-8 (1007), or not a WebSocket frame at all (1002).
+fn refused_frame(error: axum::Error) -> Option<(u16, &'static str)> {
+    use tokio_tungstenite::tungstenite::error::{Error, ProtocolError};
+    let error = error.into_inner();
+    match error.downcast_ref::<Error>()? {
+        Error::Capacity(_) => Some((1009, "a message is at most 16 KiB")),
+        Error::Utf8(_) => Some((1007, "text frames are UTF-8")),
+        Error::Protocol(
+            ProtocolError::ResetWithoutClosingHandshake
+            | ProtocolError::SendAfterClosing
+            | ProtocolError::ReceivedAfterClosing,
+        ) => None,
+        Error::Protocol(_) => Some((1002, "not a valid WebSocket frame")),
+        _ => None,
     }
 }
 

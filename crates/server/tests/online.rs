@@ -242,20 +242,49 @@ fn hostile_frames_get_typed_errors_and_repeated_abuse_closes() {
         "x".repeat(5000)
     ));
     assert_eq!(c.error(), ErrorCode::BadFrame);
-    c.send_binary(&[1, 2, 3]);
-    assert_eq!(c.error(), ErrorCode::BadFrame);
     c.send(&ClientMessage::Ping { id: 42 });
     c.until("pong", |m| {
         matches!(m, uttt_protocol::ServerMessage::Pong { id: 42 }).then_some(())
     });
-    // 7 refusals so far; 13 more and the server hangs up.
-    for _ in 0..13 {
+    // 6 refusals so far; 14 more and the server hangs up, saying why.
+    for _ in 0..14 {
         c.send_raw("{}");
     }
-    assert!(
-        c.closed(),
+    assert_eq!(
+        c.close_code_within(std::time::Duration::from_secs(5)),
+        Some(1008),
         "the connection stayed open after 20 refused frames"
     );
+}
+
+/// Sends a client something no client of the protocol sends.
+type Violation = fn(&mut Client);
+
+#[test]
+fn protocol_violations_close_with_a_code_that_says_which() {
+    let server = server(&[]);
+    let wait = std::time::Duration::from_secs(5);
+    let cases: [(&str, Violation, u16); 4] = [
+        ("binary", |c| c.send_binary(&[1, 2, 3]), 1003),
+        ("too big", |c| c.send_raw(&"x".repeat(20 * 1024)), 1009),
+        (
+            "not UTF-8",
+            |c| c.send_frame(1, &[b'{', 0xff, 0xfe, b'}']),
+            1007,
+        ),
+        ("reserved opcode", |c| c.send_frame(3, b"{}"), 1002),
+    ];
+    for (what, violate, code) in cases {
+        let mut c = Client::connect(server.addr);
+        violate(&mut c);
+        assert_eq!(c.close_code_within(wait), Some(code), "{what}");
+    }
+    let mut c = Client::connect(server.addr);
+    c.send(&ClientMessage::Ping { id: 1 });
+    c.until("pong", |m| {
+        matches!(m, uttt_protocol::ServerMessage::Pong { id: 1 }).then_some(())
+    });
+    assert!(c.close_is_answered(), "a client's close frame is answered");
 }
 
 #[test]

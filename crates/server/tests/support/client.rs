@@ -170,6 +170,31 @@ impl Client {
         frames
     }
 
+    /// Sends a data frame with opcode `opcode` (1 text, 2 binary, 3-7
+    /// reserved) and `payload` as is, valid or not.
+    pub fn send_frame(&mut self, opcode: u8, payload: &[u8]) {
+        use tungstenite::protocol::frame::coding::OpCode;
+        use tungstenite::protocol::frame::Frame;
+        let frame = Frame::message(payload.to_vec(), OpCode::from(opcode), true);
+        self.socket.send(Message::Frame(frame)).expect("send");
+    }
+
+    /// Closes the connection; true when the server answers with a close
+    /// frame of its own, as the WebSocket's closing handshake asks.
+    pub fn close_is_answered(&mut self) -> bool {
+        self.socket.close(None).expect("close");
+        let deadline = Instant::now() + WAIT;
+        while Instant::now() < deadline {
+            match self.socket.read() {
+                Ok(Message::Close(_)) => return true,
+                Ok(_) => {}
+                Err(e) if read_timed_out(&e) => {}
+                Err(_) => return false,
+            }
+        }
+        false
+    }
+
     /// Sends a WebSocket ping frame (not the protocol's `ping` message);
     /// false once the connection is closed.
     pub fn ping_frame(&mut self) -> bool {
