@@ -11,6 +11,7 @@ use tokio::sync::{watch, Semaphore};
 
 use crate::allowance::PerAddress;
 use crate::config::Config;
+use crate::hosts::Hosts;
 use crate::hub::{Hub, RoomLimits};
 use crate::store::Store;
 
@@ -23,6 +24,8 @@ pub struct App {
     /// Origins besides this server's own whose pages may open a game
     /// connection.
     pub allowed_origins: Vec<String>,
+    /// The host names the server answers to.
+    pub hosts: Hosts,
     /// Frames each client may send, over all its connections.
     pub messages: PerAddress,
     /// Rooms each client may enter, over all its connections.
@@ -42,7 +45,8 @@ pub struct App {
 }
 
 impl App {
-    /// The application `config` describes, its rooms kept in `store`.
+    /// The application `config` describes, its rooms kept in `store`
+    /// (`config.addr` is the address bound, its port never 0).
     #[must_use]
     pub fn new(config: &Config, store: Store) -> App {
         let limits = RoomLimits {
@@ -56,6 +60,7 @@ impl App {
             site: Site::new(config),
             hub: Arc::new(Hub::new(limits, store)),
             allowed_origins: config.allowed_origins.clone(),
+            hosts: Hosts::new(config.addr, &config.hosts),
             messages: PerAddress::new(config.messages_per_address),
             joins: PerAddress::new(config.joins_per_address),
             game_slots: Arc::new(Semaphore::new(config.game_connections())),

@@ -40,6 +40,9 @@ pub struct Config {
     pub rooms_per_address_per_minute: u32,
     /// Origins besides the server's own whose pages may play here.
     pub allowed_origins: Vec<String>,
+    /// Host names (`NAME` or `NAME:PORT`) the server answers to besides
+    /// its addresses and, on loopback, `localhost` (see `hosts.rs`).
+    pub hosts: Vec<String>,
     /// How long a player may be away from a timed game before losing.
     pub grace_ms: u64,
     /// How long a room nobody is in stays in memory (it stays stored).
@@ -78,6 +81,7 @@ impl Default for Config {
             max_rooms: 10_000,
             rooms_per_address_per_minute: 20,
             allowed_origins: Vec::new(),
+            hosts: Vec::new(),
             grace_ms: crate::room::GRACE_MS,
             idle_room: Duration::from_secs(10 * 60),
             unplayed_room: Duration::from_secs(60),
@@ -122,6 +126,10 @@ usage: uttt-server [options]
   --max-rooms N                 rooms open at most (default 10000)
   --rooms-per-address N         rooms one address may create per minute (default 20)
   --allow-origin URL            also accept game connections from pages of URL (repeatable)
+  --host NAME[:PORT]            also answer requests for this host name, with that port or any
+                                (repeatable); without it only IP addresses, and on loopback
+                                localhost, with the port listened on: name the public host here
+                                when the server is reached by a name or through a proxy
   --grace-ms N                  how long a player may be away from a timed game (default 60000)
   --idle-room-ms N              how long a room nobody is in stays in memory (default 600000)
   --unplayed-room-ms N          how long a room nobody is in, without a move, lives before it is
@@ -216,6 +224,11 @@ impl Config {
                 "--allow-origin" => config
                     .allowed_origins
                     .push(value("an origin such as https://example.org")?),
+                "--host" => {
+                    let name = value("a host name such as play.example.org")?;
+                    crate::hosts::check_name(&name)?;
+                    config.hosts.push(name);
+                }
                 other => return Err(format!("unknown argument `{other}` (see --help)")),
             }
         }
@@ -286,8 +299,13 @@ mod tests {
             "2",
             "--join-within-ms",
             "300",
+            "--host",
+            "play.example.org",
+            "--host",
+            "lan.example:8443",
         ])
         .unwrap();
+        assert_eq!(c.hosts, ["play.example.org", "lan.example:8443"]);
         assert_eq!((c.game_connections(), c.max_waiting), (3, 2));
         assert_eq!(c.join_within, Duration::from_millis(300));
         assert_eq!(c.addr, "127.0.0.1:0".parse().unwrap());
@@ -327,6 +345,8 @@ mod tests {
             &["--max-waiting", "0"],
             &["--join-within-ms", "x"],
             &["--site"],
+            &["--host", "https://play.example.org"],
+            &["--host"],
             &["--bogus"],
         ] {
             assert!(parse(bad).is_err(), "{bad:?}");

@@ -54,6 +54,7 @@ pub fn router(app: Arc<App>) -> Router {
     }
     let mut router = routes
         .fallback(static_file)
+        .layer(middleware::from_fn_with_state(Arc::clone(&app), known_host))
         .with_state(Arc::clone(&app))
         // Nothing here is named by its content, so every answer is
         // revalidated (Last-Modified makes that a cheap 304); the service
@@ -88,6 +89,27 @@ async fn with_charset(mut response: Response) -> Response {
         headers.insert(header::CONTENT_TYPE, value);
     }
     response
+}
+
+/// Lets through requests for one of the server's host names (see
+/// `hosts.rs`) and those naming none (no browser sends those); answers the
+/// rest 421, before any handler sees them.
+async fn known_host(State(app): State<Arc<App>>, request: Request, next: Next) -> Response {
+    let mut named = request.headers().get_all(header::HOST).iter();
+    let known = match (named.next(), named.next()) {
+        (None, _) => true,
+        (Some(host), None) => host.to_str().is_ok_and(|h| app.hosts.accepts(h)),
+        (Some(_), Some(_)) => false,
+    };
+    if known {
+        return next.run(request).await;
+    }
+    (
+        StatusCode::MISDIRECTED_REQUEST,
+        "this server does not answer to that host name; \
+         its operator can name it with --host\n",
+    )
+        .into_response()
 }
 
 /// GET or HEAD of a file of the site.

@@ -16,6 +16,7 @@ pub mod clock;
 pub mod config;
 pub mod dbfile;
 pub mod game;
+pub mod hosts;
 pub mod http;
 pub mod hub;
 pub mod listen;
@@ -47,13 +48,15 @@ const STOP_WITHIN: Duration = Duration::from_secs(10);
 ///
 /// # Errors
 /// When the address cannot be bound or the store cannot be opened.
-pub async fn run(config: Config, stop: impl Future<Output = ()>) -> Result<(), String> {
+pub async fn run(mut config: Config, stop: impl Future<Output = ()>) -> Result<(), String> {
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
     let addr = listener
         .local_addr()
         .map_err(|e| format!("cannot read the address: {e}"))?;
+    // The port picked for port 0 is the one requests name.
+    config.addr = addr;
     let store = store::Store::open(&config.db, config.new_db)?;
     let app = Arc::new(app::App::new(&config, store));
     let restored = app.hub.restore_unfinished().await?;

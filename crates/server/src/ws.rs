@@ -91,7 +91,8 @@ fn busy(reason: &'static str) -> Response {
 }
 
 /// Whether the request's `Origin` (if any) is this server itself or one
-/// of `allowed`.
+/// of `allowed`. `Host` names this server: requests naming another host
+/// were answered before (see `hosts.rs`).
 #[must_use]
 pub fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
     let Some(origin) = headers.get(header::ORIGIN) else {

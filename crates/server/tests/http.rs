@@ -59,7 +59,7 @@ fn serves_the_site_with_exact_types_and_security_headers() {
         .get("/uttt/%2e%2e/etc/passwd", &[])
         .starts_with("HTTP/1.1 404"));
 
-    let head = server.raw(b"HEAD /uttt/ HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n");
+    let head = server.request("HEAD", "/uttt/", &[]);
     assert!(
         head.starts_with("HTTP/1.1 200") && head.ends_with("\r\n\r\n"),
         "{head}"
@@ -71,12 +71,7 @@ fn other_methods_get_405_with_allow() {
     let site = small_site("methods");
     let server = Server::start(&["--site", site.to_str().unwrap()]);
     for method in ["POST", "PUT", "DELETE", "OPTIONS"] {
-        let reply = server.raw(
-            format!(
-                "{method} / HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-            )
-            .as_bytes(),
-        );
+        let reply = server.request(method, "/", &["Content-Length: 0"]);
         assert!(reply.starts_with("HTTP/1.1 405"), "{method}: {reply}");
         assert_eq!(header(&reply, "allow"), Some("GET, HEAD"), "{method}");
     }
@@ -136,7 +131,13 @@ fn serves_only_the_listed_entries() {
 fn the_log_escapes_what_clients_send() {
     let site = small_site("log");
     let server = Server::start(&["--site", site.to_str().unwrap(), "--log"]);
-    let _ = server.raw(b"GET /\x1b[2J\x1b[31mred HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n");
+    let _ = server.raw(
+        format!(
+            "GET /\x1b[2J\x1b[31mred HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            server.addr
+        )
+        .as_bytes(),
+    );
     let _ = server.get("/%1b%5b2J", &[]);
     let deadline = Instant::now() + Duration::from_secs(5);
     while server.lines().len() < 3 && Instant::now() < deadline {
@@ -230,7 +231,13 @@ fn out_of_file_handles_it_waits_instead_of_spinning() {
         .set_read_timeout(Some(Duration::from_secs(5)))
         .unwrap();
     stream
-        .write_all(b"GET / HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        .write_all(
+            format!(
+                "GET / HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+                server.addr
+            )
+            .as_bytes(),
+        )
         .unwrap();
     let mut reply = Vec::new();
     let _ = stream.read_to_end(&mut reply);
@@ -255,4 +262,102 @@ fn draws_invitation_links_as_qr_codes_and_nothing_else() {
         .get("/uttt/qr.svg?text=hello", &[])
         .starts_with("HTTP/1.1 400"));
     assert!(server.get("/uttt/qr.svg", &[]).starts_with("HTTP/1.1 400"));
+}
+
+/// A request for `path` naming `host` (`None`: an HTTP/1.0 request naming
+/// none), with `Origin: origin` when given.
+fn for_host(server: &Server, path: &str, host: Option<&str>, origin: Option<&str>) -> String {
+    let mut request = match host {
+        Some(host) => format!("GET {path} HTTP/1.1\r\nHost: {host}\r\n"),
+        None => format!("GET {path} HTTP/1.0\r\n"),
+    };
+    if let Some(origin) = origin {
+        request.push_str(&format!("Origin: {origin}\r\n"));
+    }
+    if path.ends_with("ws") {
+        request.push_str(
+            "Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n\
+             Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
+        );
+    } else {
+        request.push_str("Connection: close\r\n\r\n");
+    }
+    let mut stream = TcpStream::connect(server.addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    stream.write_all(request.as_bytes()).unwrap();
+    // The head is enough (an upgraded connection stays open).
+    let mut reply = Vec::new();
+    let mut buffer = [0; 4096];
+    while !reply.windows(4).any(|w| w == b"\r\n\r\n") {
+        match stream.read(&mut buffer) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => reply.extend_from_slice(&buffer[..n]),
+        }
+    }
+    String::from_utf8_lossy(&reply).into_owned()
+}
+
+#[test]
+fn answers_only_to_its_own_host_names() {
+    let site = small_site("hosts");
+    let server = Server::start(&["--site", site.to_str().unwrap()]);
+    let port = server.addr.port();
+    let ok = |path: &str, host: Option<&str>, origin: Option<&str>| {
+        let reply = for_host(&server, path, host, origin);
+        let status = reply.split(' ').nth(1);
+        assert!(
+            matches!(status, Some("200" | "101")),
+            "{path} for {host:?}: {reply}"
+        );
+    };
+    let own = server.addr.to_string();
+    let localhost = format!("localhost:{port}");
+    ok("/", Some(&own), None);
+    ok("/", Some(&localhost), None);
+    ok("/", None, None);
+    ok(
+        "/ws",
+        Some(&localhost),
+        Some(&format!("http://{localhost}")),
+    );
+
+    // A page of another site whose name leads here (DNS rebinding): the
+    // same site by its Origin, but not by name.
+    let rebound = format!("rebound.example:{port}");
+    for (path, origin) in [
+        ("/", None),
+        ("/ws", Some(format!("http://{rebound}"))),
+        (
+            "/qr.svg?text=http%3A%2F%2Frebound.example%2F%3Froom%3Da",
+            None,
+        ),
+    ] {
+        let reply = for_host(&server, path, Some(&rebound), origin.as_deref());
+        assert!(reply.starts_with("HTTP/1.1 421"), "{path}: {reply}");
+    }
+    for host in [
+        format!("localhost:{}", port.wrapping_add(1)),
+        "localhost".into(),
+        "".into(),
+    ] {
+        let reply = for_host(&server, "/", Some(&host), None);
+        assert!(reply.starts_with("HTTP/1.1 421"), "{host}: {reply}");
+    }
+
+    // The operator names its public host.
+    let named = Server::start(&[
+        "--site",
+        site.to_str().unwrap(),
+        "--host",
+        "play.example.org",
+    ]);
+    for host in ["play.example.org", "Play.Example.org:443"] {
+        let reply = for_host(&named, "/", Some(host), None);
+        assert!(reply.starts_with("HTTP/1.1 200"), "{host}: {reply}");
+    }
+    let origin = Some("https://play.example.org");
+    let reply = for_host(&named, "/ws", Some("play.example.org"), origin);
+    assert!(reply.starts_with("HTTP/1.1 101"), "{reply}");
 }

@@ -112,15 +112,24 @@ impl Server {
         String::from_utf8_lossy(&reply).into_owned()
     }
 
-    /// A GET of `path` with `headers` (each `Name: value`), connection closed after.
-    pub fn get(&self, path: &str, headers: &[&str]) -> String {
-        let mut request = format!("GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n");
+    /// Sends `METHOD path` with this server's own `Host` and `headers`
+    /// (each `Name: value`), and returns everything it answered.
+    pub fn request(&self, method: &str, path: &str, headers: &[&str]) -> String {
+        let mut request = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n",
+            self.addr
+        );
         for h in headers {
             request.push_str(h);
             request.push_str("\r\n");
         }
         request.push_str("\r\n");
         self.raw(request.as_bytes())
+    }
+
+    /// A GET of `path` with `headers` (each `Name: value`), connection closed after.
+    pub fn get(&self, path: &str, headers: &[&str]) -> String {
+        self.request("GET", path, headers)
     }
 
     pub fn lines(&self) -> Vec<String> {
