@@ -41,12 +41,15 @@ pub fn router(app: Arc<App>) -> Router {
             "same-origin",
         ),
     ];
+    // axum answers HEAD with the GET handler, whose upgrade then fails
+    // with a 405 naming no method: every other method is told here.
+    let game = || get(ws::upgrade).head(only_get).fallback(only_get);
     let mut routes = Router::new()
-        .route("/ws", get(ws::upgrade))
+        .route("/ws", game())
         .route("/qr.svg", get(qr::invitation_qr));
     if app.site.prefix != "/" {
         routes = routes
-            .route(&format!("{}ws", app.site.prefix), get(ws::upgrade))
+            .route(&format!("{}ws", app.site.prefix), game())
             .route(
                 &format!("{}qr.svg", app.site.prefix),
                 get(qr::invitation_qr),
@@ -89,6 +92,16 @@ async fn with_charset(mut response: Response) -> Response {
         headers.insert(header::CONTENT_TYPE, value);
     }
     response
+}
+
+/// 405 for a method other than GET where only GET is served.
+async fn only_get() -> Response {
+    (
+        StatusCode::METHOD_NOT_ALLOWED,
+        [(header::ALLOW, "GET")],
+        "method not allowed\n",
+    )
+        .into_response()
 }
 
 /// Lets through requests for one of the server's host names (see

@@ -264,6 +264,26 @@ fn draws_invitation_links_as_qr_codes_and_nothing_else() {
     assert!(server.get("/uttt/qr.svg", &[]).starts_with("HTTP/1.1 400"));
 }
 
+#[test]
+fn the_game_connection_tells_other_methods_to_use_get() {
+    let site = small_site("ws-methods");
+    let server = Server::start(&["--site", site.to_str().unwrap(), "--prefix", "/uttt/"]);
+    for (method, path) in [
+        ("HEAD", "/ws"),
+        ("HEAD", "/uttt/ws"),
+        ("POST", "/ws"),
+        ("PUT", "/uttt/ws"),
+        ("OPTIONS", "/ws"),
+    ] {
+        let reply = server.request(method, path, &["Content-Length: 0"]);
+        assert!(
+            reply.starts_with("HTTP/1.1 405"),
+            "{method} {path}: {reply}"
+        );
+        assert_eq!(header(&reply, "allow"), Some("GET"), "{method} {path}");
+    }
+}
+
 /// A request for `path` naming `host` (`None`: an HTTP/1.0 request naming
 /// none), with `Origin: origin` when given.
 fn for_host(server: &Server, path: &str, host: Option<&str>, origin: Option<&str>) -> String {
