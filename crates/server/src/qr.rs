@@ -1,13 +1,18 @@
 //! `GET qr.svg?text=LINK`: an invitation link as a QR code, so a phone's
 //! camera can open it. Only invitation links (`http(s)://...?room=CODE`,
-//! at most 300 characters) are drawn: the server is not a QR service.
+//! at most 300 characters) to this site (the host the request names, or an
+//! origin allowed with `--allow-origin`) are drawn: the server is not a QR
+//! service, and its codes lead nowhere else.
 
-use axum::extract::Request;
+use std::sync::Arc;
+
+use axum::extract::{Request, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use qrcode::render::svg;
 use qrcode::QrCode;
 
+use crate::app::App;
 use crate::site::percent_decode;
 
 /// The longest link drawn.
@@ -35,6 +40,19 @@ pub fn is_invitation(link: &str) -> bool {
         })
 }
 
+/// Whether `link` leads to this site: its origin is `http(s)://HOST` for
+/// the request's `host`, or one of `allowed`.
+#[must_use]
+pub fn leads_here(link: &str, host: Option<&str>, allowed: &[String]) -> bool {
+    let Some((scheme, rest)) = link.split_once("://") else {
+        return false;
+    };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    let origin = &link[..scheme.len() + 3 + authority.len()];
+    allowed.iter().any(|a| a.eq_ignore_ascii_case(origin))
+        || host.is_some_and(|h| !h.is_empty() && h.eq_ignore_ascii_case(authority))
+}
+
 /// The SVG of `link`'s QR code.
 #[must_use]
 pub fn svg_of(link: &str) -> Option<String> {
@@ -49,13 +67,27 @@ pub fn svg_of(link: &str) -> Option<String> {
 }
 
 /// The handler.
-pub async fn invitation_qr(request: Request) -> Response {
+pub async fn invitation_qr(State(app): State<Arc<App>>, request: Request) -> Response {
     let link = request
         .uri()
         .query()
         .and_then(|q| q.split('&').find_map(|pair| pair.strip_prefix("text=")))
         .and_then(percent_decode)
         .filter(|link| is_invitation(link));
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok());
+    if link
+        .as_deref()
+        .is_some_and(|link| !leads_here(link, host, &app.allowed_origins))
+    {
+        return (
+            StatusCode::FORBIDDEN,
+            "qr.svg draws invitation links to this site only\n",
+        )
+            .into_response();
+    }
     match link.as_deref().and_then(svg_of) {
         Some(svg) => (
             [
@@ -94,5 +126,32 @@ mod tests {
         }
         let svg = svg_of("http://127.0.0.1:8000/?room=abc123").unwrap();
         assert!(svg.contains("<svg") && svg.contains("#1c1e24"));
+    }
+
+    #[test]
+    fn draws_links_to_this_site_and_allowed_origins_only() {
+        let allowed = vec!["https://uttt.example".to_string()];
+        let here = Some("127.0.0.1:8000");
+        for good in [
+            "http://127.0.0.1:8000/?room=abc",
+            "https://127.0.0.1:8000/uttt/?room=abc",
+            "https://UTTT.example/?room=abc",
+            "https://uttt.example?room=abc",
+        ] {
+            assert!(leads_here(good, here, &allowed), "{good}");
+        }
+        for bad in [
+            "http://evil.example/?room=abc",
+            "http://127.0.0.1:8001/?room=abc",
+            "http://127.0.0.1:8000@evil.example/?room=abc",
+            "http://127.0.0.1:8000.evil.example/?room=abc",
+            "http://uttt.example/?room=abc",
+            "https://uttt.example.evil/?room=abc",
+            "https://uttt.example:444/?room=abc",
+        ] {
+            assert!(!leads_here(bad, here, &allowed), "{bad}");
+        }
+        assert!(!leads_here("http://x/?room=a", None, &[]));
+        assert!(!leads_here("http:///?room=a", Some(""), &[]));
     }
 }

@@ -253,7 +253,7 @@ fn out_of_file_handles_it_waits_instead_of_spinning() {
 fn draws_invitation_links_as_qr_codes_and_nothing_else() {
     let site = small_site("qr");
     let server = Server::start(&["--site", site.to_str().unwrap(), "--prefix", "/uttt/"]);
-    let link = "http%3A%2F%2F127.0.0.1%3A8000%2Futtt%2F%3Froom%3Dabc123";
+    let link = format!("http%3A%2F%2F{}%2Futtt%2F%3Froom%3Dabc123", server.addr);
     let reply = server.get(&format!("/uttt/qr.svg?text={link}"), &[]);
     assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
     assert_eq!(header(&reply, "content-type"), Some("image/svg+xml"));
@@ -262,6 +262,35 @@ fn draws_invitation_links_as_qr_codes_and_nothing_else() {
         .get("/uttt/qr.svg?text=hello", &[])
         .starts_with("HTTP/1.1 400"));
     assert!(server.get("/uttt/qr.svg", &[]).starts_with("HTTP/1.1 400"));
+}
+
+#[test]
+fn draws_no_qr_code_for_a_link_to_another_site() {
+    let site = small_site("qr-other");
+    let server = Server::start(&[
+        "--site",
+        site.to_str().unwrap(),
+        "--allow-origin",
+        "https://uttt.example",
+    ]);
+    let qr = |link: &str| server.get(&format!("/qr.svg?text={link}"), &[]);
+    for foreign in [
+        "https%3A%2F%2Fevil.example%2F%3Froom%3Dabc123".to_string(),
+        "http%3A%2F%2Flocalhost%3A1%2F%3Froom%3Dabc123".to_string(),
+        format!(
+            "http%3A%2F%2F{}%40evil.example%2F%3Froom%3Dabc123",
+            server.addr
+        ),
+    ] {
+        let reply = qr(&foreign);
+        assert!(reply.starts_with("HTTP/1.1 403"), "{foreign}: {reply}");
+        assert!(reply.contains("this site only"), "{reply}");
+        assert!(!reply.contains("<svg"));
+    }
+    let own = qr(&format!("http%3A%2F%2F{}%2F%3Froom%3Dabc123", server.addr));
+    assert!(own.starts_with("HTTP/1.1 200"), "{own}");
+    let allowed = qr("https%3A%2F%2Futtt.example%2F%3Froom%3Dabc123");
+    assert!(allowed.starts_with("HTTP/1.1 200"), "{allowed}");
 }
 
 #[test]
