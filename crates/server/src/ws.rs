@@ -32,6 +32,9 @@ use crate::network::client_of;
 /// [`MAX_FRAME_BYTES`] a frame gets a `bad-frame` error, above it the
 /// connection is closed (1009).
 const MAX_MESSAGE_BYTES: usize = 16 * 1024;
+/// The read buffer each connection starts with: a client's frames are
+/// mostly well below it, and a longer one grows it (see `upgrade`).
+const READ_BUFFER_BYTES: usize = 512;
 /// Refused frames a connection may send before it is closed.
 const MAX_REFUSALS: u32 = 20;
 /// Frames a connection may send in a burst, and per second after it.
@@ -67,10 +70,12 @@ pub async fn upgrade(
     };
     // Small buffers: the frames are small, and the defaults (128 KiB each
     // way) would cost more memory per player than the whole rest of a game.
+    // The read buffer is what every idle connection holds: a client's
+    // frames are a few hundred bytes, and a longer one grows it as needed.
     // A client that leaves 64 KiB unread is dropped.
     ws.max_message_size(MAX_MESSAGE_BYTES)
         .max_frame_size(MAX_MESSAGE_BYTES)
-        .read_buffer_size(4 * 1024)
+        .read_buffer_size(READ_BUFFER_BYTES)
         .write_buffer_size(0)
         .max_write_buffer_size(64 * 1024)
         .on_upgrade(move |socket| async move {
@@ -186,7 +191,10 @@ async fn connection(
                 // Every frame spends the allowance, pings and pongs too.
                 let allowed = allowance.take() && me.app.messages.take(me.client);
                 let answer = match message {
-                    Message::Text(text) if allowed => me.handle(text.as_str()).await,
+                    // Boxed: handling a frame (creating or joining a
+                    // room, asking it) takes more state than waiting does,
+                    // and every idle connection would hold room for it.
+                    Message::Text(text) if allowed => Box::pin(me.handle(text.as_str())).await,
                     Message::Text(_) => Err(Refusal::new(ErrorCode::RateLimited, "too many frames; slow down")),
                     // Not answered with a frame of ours, which would double
                     // the flood: counted, and closed at the limit.
