@@ -49,15 +49,22 @@ impl Hosts {
         let Some((name, port)) = split(host) else {
             return false;
         };
-        let named = self
-            .named
-            .iter()
-            .any(|(n, p)| n.eq_ignore_ascii_case(name) && p.is_none_or(|p| Some(p) == port));
         // No port: the scheme's, and this server serves plain HTTP.
         let own_port = port.unwrap_or(80) == self.port;
-        named
+        self.named(host)
             || (own_port
                 && (is_address(name) || (self.localhost && name.eq_ignore_ascii_case("localhost"))))
+    }
+
+    /// Whether `host` (`NAME` or `NAME:PORT`) is one the operator named:
+    /// the public names, which a proxy in front may not pass on as `Host`.
+    #[must_use]
+    pub fn named(&self, host: &str) -> bool {
+        split(host).is_some_and(|(name, port)| {
+            self.named
+                .iter()
+                .any(|(n, p)| n.eq_ignore_ascii_case(name) && p.is_none_or(|p| Some(p) == port))
+        })
     }
 }
 
@@ -77,9 +84,10 @@ fn split(host: &str) -> Option<(&str, Option<u16>)> {
         _ => (host, None),
     };
     let bracketed = name.starts_with('[') && name.ends_with(']');
+    // `_` as in container and compose service names.
     let plain = name
         .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-');
+        .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-' || b == b'_');
     (!name.is_empty() && (bracketed || plain)).then_some((name, port))
 }
 
@@ -152,7 +160,12 @@ mod tests {
     fn named_hosts_are_accepted_with_their_port_or_any() {
         let named = hosts(
             "127.0.0.1:8000",
-            &["Play.Example.org", "lan.example:8443", "[2001:db8::1]"],
+            &[
+                "Play.Example.org",
+                "lan.example:8443",
+                "[2001:db8::1]",
+                "uttt_server:8000",
+            ],
         );
         for good in [
             "play.example.org",
@@ -160,9 +173,11 @@ mod tests {
             "PLAY.example.org:8000",
             "lan.example:8443",
             "[2001:db8::1]:9000",
+            "uttt_server:8000",
         ] {
             assert!(named.accepts(good), "{good}");
         }
+        assert!(named.named("play.example.org") && !named.named("127.0.0.1:8000"));
         for bad in [
             "lan.example",
             "lan.example:8000",
@@ -175,7 +190,13 @@ mod tests {
 
     #[test]
     fn checks_host_options() {
-        for good in ["play.example.org", "play.example.org:8443", "[::1]:80", "x"] {
+        for good in [
+            "play.example.org",
+            "play.example.org:8443",
+            "[::1]:80",
+            "x",
+            "uttt_server",
+        ] {
             assert!(check_name(good).is_ok(), "{good}");
         }
         for bad in ["", "http://x", "x/y", "x:99999", "a b", "x:"] {

@@ -26,7 +26,6 @@ pub mod qr;
 pub mod room;
 pub mod site;
 pub mod store;
-pub mod walcheck;
 pub mod ws;
 
 use std::future::Future;

@@ -41,9 +41,15 @@ pub fn is_invitation(link: &str) -> bool {
 }
 
 /// Whether `link` leads to this site: its origin is `http(s)://HOST` for
-/// the request's `host`, or one of `allowed`.
+/// the request's `host` or a name the operator gave (`named`, for a proxy
+/// that passes on another `Host`), or one of `allowed`.
 #[must_use]
-pub fn leads_here(link: &str, host: Option<&str>, allowed: &[String]) -> bool {
+pub fn leads_here(
+    link: &str,
+    host: Option<&str>,
+    named: impl Fn(&str) -> bool,
+    allowed: &[String],
+) -> bool {
     let Some((scheme, rest)) = link.split_once("://") else {
         return false;
     };
@@ -51,6 +57,7 @@ pub fn leads_here(link: &str, host: Option<&str>, allowed: &[String]) -> bool {
     let origin = &link[..scheme.len() + 3 + authority.len()];
     allowed.iter().any(|a| a.eq_ignore_ascii_case(origin))
         || host.is_some_and(|h| !h.is_empty() && h.eq_ignore_ascii_case(authority))
+        || (!authority.is_empty() && named(authority))
 }
 
 /// The SVG of `link`'s QR code.
@@ -80,7 +87,7 @@ pub async fn invitation_qr(State(app): State<Arc<App>>, request: Request) -> Res
         .and_then(|h| h.to_str().ok());
     if link
         .as_deref()
-        .is_some_and(|link| !leads_here(link, host, &app.allowed_origins))
+        .is_some_and(|link| !leads_here(link, host, |a| app.hosts.named(a), &app.allowed_origins))
     {
         return (
             StatusCode::FORBIDDEN,
@@ -138,7 +145,7 @@ mod tests {
             "https://UTTT.example/?room=abc",
             "https://uttt.example?room=abc",
         ] {
-            assert!(leads_here(good, here, &allowed), "{good}");
+            assert!(leads_here(good, here, |_| false, &allowed), "{good}");
         }
         for bad in [
             "http://evil.example/?room=abc",
@@ -149,9 +156,24 @@ mod tests {
             "https://uttt.example.evil/?room=abc",
             "https://uttt.example:444/?room=abc",
         ] {
-            assert!(!leads_here(bad, here, &allowed), "{bad}");
+            assert!(!leads_here(bad, here, |_| false, &allowed), "{bad}");
         }
-        assert!(!leads_here("http://x/?room=a", None, &[]));
-        assert!(!leads_here("http:///?room=a", Some(""), &[]));
+        assert!(!leads_here("http://x/?room=a", None, |_| false, &[]));
+        assert!(!leads_here("http:///?room=a", Some(""), |_| false, &[]));
+        // Behind a proxy that passes on its own Host: the named public host.
+        let public = |a: &str| a == "play.example.org";
+        let proxied = Some("127.0.0.1:8000");
+        assert!(leads_here(
+            "https://play.example.org/?room=a",
+            proxied,
+            public,
+            &[]
+        ));
+        assert!(!leads_here(
+            "https://evil.example/?room=a",
+            proxied,
+            public,
+            &[]
+        ));
     }
 }

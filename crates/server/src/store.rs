@@ -33,9 +33,8 @@ use tokio::sync::oneshot;
 use uttt_protocol::{GameResult, RoomOptions, Side};
 
 use crate::clock::epoch_ms;
-use crate::dbfile::{self, Spare, Watch};
+use crate::dbfile::{self, Held, Spare};
 use crate::room::Snapshot;
-use crate::walcheck;
 
 /// Saves waiting at once that one transaction takes at most.
 const BATCH: usize = 512;
@@ -91,50 +90,19 @@ CREATE TABLE IF NOT EXISTS server (
 impl Store {
     /// Opens the database at `path` and starts its thread. A missing
     /// database is made, and said so; where a server has used one before,
-    /// only when `new_db` (see `dbfile::may_open`).
+    /// only when `new_db` (see `dbfile::claim`).
     ///
     /// # Errors
-    /// When the file cannot be opened, locked or written, or is not a
+    /// When the file cannot be claimed, opened or written, or is not a
     /// database of this server.
     pub fn open(path: &Path, new_db: bool) -> Result<Store, String> {
-        dbfile::may_open(path, new_db)?;
-        let lock = dbfile::lock(path)?;
-        if !path.exists() {
-            println!(
-                "uttt-server: no database at {}: a new one is made",
-                path.display()
-            );
-        }
-        report_damaged_log(path);
-        let connection = Connection::open(path)
-            .map_err(|e| format!("cannot open the database {}: {e}", path.display()))?;
-        // Exclusive before the first use of the log: then SQLite keeps its
-        // index in memory and never maps a `-shm` file.
-        connection
-            .execute_batch(&format!(
-                "PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; \
-                 PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; \
-                 PRAGMA wal_autocheckpoint = {LOG_PAGES}; PRAGMA journal_size_limit = {LOG_BYTES};"
-            ))
-            .and_then(|()| connection.execute_batch(SCHEMA))
-            .map_err(|e| format!("cannot prepare the database {}: {e}", path.display()))?;
-        connection
-            .execute(
-                "INSERT INTO server (id, started_ms) VALUES (1, ?1)
-                 ON CONFLICT (id) DO UPDATE SET started_ms = ?1",
-                [ms_to_sql(epoch_ms())],
-            )
-            .map_err(|e| format!("cannot write the database {}: {e}", path.display()))?;
-        let watch = Watch::start(path)?;
-        let spare = Spare::keep(path);
+        let claim = dbfile::claim(path, new_db)?;
+        let connection = prepare(path)?;
+        let file = claim.hold(path)?;
         let (jobs, queue) = std_mpsc::sync_channel(QUEUE);
         thread::Builder::new()
             .name("uttt-store".into())
-            .spawn(move || {
-                // The lock is the thread's: held while the database is in use.
-                let _lock = lock;
-                run(&connection, watch, spare, &queue);
-            })
+            .spawn(move || run(&connection, file, &queue))
             .map_err(|e| format!("cannot start the database thread: {e}"))?;
         Ok(Store { jobs })
     }
@@ -225,44 +193,34 @@ impl Store {
     }
 }
 
-/// Says, before SQLite's recovery drops them quietly, whether finished
-/// saves in the log of the database at `path` are beyond repair (see
-/// `walcheck.rs`), and keeps a copy of that log beside it.
-fn report_damaged_log(path: &Path) {
-    let mut name = path.as_os_str().to_owned();
-    name.push("-wal");
-    let log = std::path::PathBuf::from(name);
-    match walcheck::damage(&log) {
-        Ok(None) => {}
-        Ok(Some(damage)) => {
-            let mut copy = log.clone().into_os_string();
-            copy.push(format!(".damaged-{}", epoch_ms()));
-            let kept = match std::fs::copy(&log, &copy) {
-                Ok(_) => format!("a copy of it is kept as {}", copy.to_string_lossy()),
-                Err(e) => format!("no copy of it could be kept: {e}"),
-            };
-            eprintln!(
-                "uttt-server: ERROR: the database's log {} is damaged at frame {}: {} finished saves after it cannot be recovered; \
-                 their rooms start from before them ({kept})",
-                log.display(),
-                damage.frame,
-                damage.lost_commits
-            );
-        }
-        Err(e) => eprintln!(
-            "uttt-server: the database's log {} cannot be read: {e}",
-            log.display()
-        ),
-    }
+/// Opens the database at `path` as the store uses it, makes its tables,
+/// and writes once, so a database it cannot write is found now.
+fn prepare(path: &Path) -> Result<Connection, String> {
+    let connection = Connection::open(path)
+        .map_err(|e| format!("cannot open the database {}: {e}", path.display()))?;
+    // Exclusive before the first use of the log: then SQLite keeps its
+    // index in memory and never maps a `-shm` file. No cache spill: frames
+    // are only appended to the log (see `dbfile/walcheck.rs`).
+    connection
+        .execute_batch(&format!(
+            "PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; \
+             PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA cache_spill = OFF; \
+             PRAGMA wal_autocheckpoint = {LOG_PAGES}; PRAGMA journal_size_limit = {LOG_BYTES};"
+        ))
+        .and_then(|()| connection.execute_batch(SCHEMA))
+        .map_err(|e| format!("cannot prepare the database {}: {e}", path.display()))?;
+    connection
+        .execute(
+            "INSERT INTO server (id, started_ms) VALUES (1, ?1)
+             ON CONFLICT (id) DO UPDATE SET started_ms = ?1",
+            [ms_to_sql(epoch_ms())],
+        )
+        .map_err(|e| format!("cannot write the database {}: {e}", path.display()))?;
+    Ok(connection)
 }
 
 /// The database thread: until every handle is gone.
-fn run(
-    connection: &Connection,
-    mut watch: Watch,
-    mut spare: Spare,
-    queue: &std_mpsc::Receiver<Job>,
-) {
+fn run(connection: &Connection, mut file: Held, queue: &std_mpsc::Receiver<Job>) {
     while let Ok(first) = queue.recv() {
         let mut saves = Vec::new();
         let mut flushes = Vec::new();
@@ -276,10 +234,12 @@ fn run(
                 // Answered after this batch's saves are committed.
                 Job::Flush(reply) => flushes.push(reply),
                 Job::Delete(code, reply) => {
-                    let deleted = connection
-                        .execute("DELETE FROM rooms WHERE code = ?1", [&code])
-                        .map(drop)
-                        .map_err(|e| format!("cannot delete room {code}: {e}"));
+                    let deleted = watched(&mut file, |_| {
+                        connection
+                            .execute("DELETE FROM rooms WHERE code = ?1", [&code])
+                            .map(drop)
+                            .map_err(|e| format!("cannot delete room {code}: {e}"))
+                    });
                     let _ = reply.send(deleted);
                 }
                 Job::Unfinished(reply) => {
@@ -292,9 +252,7 @@ fn run(
         }
         if !saves.is_empty() {
             let snapshots: Vec<&Snapshot> = saves.iter().map(|(s, _)| s).collect();
-            let result = watch
-                .check()
-                .and_then(|()| save_batch(connection, &mut spare, &snapshots));
+            let result = watched(&mut file, |spare| save_batch(connection, spare, &snapshots));
             for (_, reply) in saves {
                 let _ = reply.send(result.clone());
             }
@@ -303,6 +261,18 @@ fn run(
             let _ = reply.send(());
         }
     }
+}
+
+/// Runs `write` if the database file is whole, and says it failed if the
+/// file was not whole after it either (removed or replaced meanwhile: the
+/// change went to a file nobody will read).
+fn watched(
+    file: &mut Held,
+    write: impl FnOnce(&mut Spare) -> Result<(), String>,
+) -> Result<(), String> {
+    file.watch.check()?;
+    write(&mut file.spare)?;
+    file.watch.check()
 }
 
 /// Commits `snapshots` in one transaction; when the disk is full, once
@@ -324,7 +294,7 @@ fn save_batch(
             }
             let retried = save_all(connection, snapshots);
             if retried.is_ok() {
-                eprintln!("uttt-server: the disk was full: the database's log was emptied and the save went through; free some space");
+                spare.say_used();
             }
             spare.refill();
             retried

@@ -86,26 +86,24 @@ fn a_move_the_store_saves_after_its_player_gave_up_is_taken_back() {
     let points =
         format!("room-answer=return(3000);store-save={SEATING_SAVES}*off->1*sleep(6000)->off");
     let failing = server_failing(&db, Some(&points));
-    let (mut x, mut o, room, _) = seated(&failing, classic());
+    let (mut x, o, room, _) = seated(&failing, classic());
     x.send(&mv(0, 0, 4));
     assert_eq!(answer(&mut x), Err(ErrorCode::ServerError));
-    // The stalled save ends and is undone: as the error said, no move.
+    // The stalled save ends and is undone: as the error said, no move. (No
+    // one joins meanwhile: a join saves the room as it is in memory, which
+    // would hide a take-back that never reached the disk.)
     std::thread::sleep(Duration::from_secs(5));
-    assert_eq!(state_of(&failing, &room).record, "classic:");
     assert!(
         !o.seen
             .iter()
             .any(|m| matches!(m, ServerMessage::State { state, .. } if state.record != "classic:")),
         "the opponent heard of a move its player was told failed"
     );
-    x.send(&mv(0, 0, 4));
-    assert!(answer(&mut x).is_ok());
-    o.state(|s| s.record == "classic:b2");
-    // And on disk: a server started again on the file has the move once.
+    // Undone on disk: a server started again on the file has no move.
     drop((x, o));
     drop(failing);
     let again = server(&db);
-    assert_eq!(state_of(&again, &room).record, "classic:b2");
+    assert_eq!(state_of(&again, &room).record, "classic:");
 }
 
 #[test]

@@ -8,8 +8,13 @@
 //! the same generation of the log (same salts), was finished and confirmed:
 //! the log was damaged, and those changes are lost. This module finds them,
 //! so the server can say so (and keep a copy of the log) instead of
-//! starting as if nothing happened. The format is SQLite's
-//! (<https://www.sqlite.org/fileformat2.html#walformat>).
+//! starting as if nothing happened. A log whose header is broken is
+//! ignored whole by SQLite: every save in it is lost. The format is
+//! SQLite's (<https://www.sqlite.org/fileformat2.html#walformat>).
+//!
+//! The store turns off SQLite's cache spill, so frames are only ever
+//! appended: a kill never leaves a rewritten frame before a finished commit
+//! whose checksums were not yet brought up to date.
 
 use std::path::Path;
 
@@ -17,14 +22,41 @@ const HEADER: usize = 32;
 const FRAME_HEADER: usize = 24;
 const MAGIC: u32 = 0x377f_0682;
 
-/// What the look found: commits that SQLite's recovery will drop although
+/// What the look found: saves that SQLite's recovery will drop although
 /// they were finished.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Damage {
-    /// The first frame that is not whole (counted from 0).
-    pub frame: usize,
-    /// Finished commits after it, in the log's current generation.
-    pub lost_commits: usize,
+pub enum Damage {
+    /// A frame is broken and finished commits follow it.
+    Frame {
+        /// The first frame that is not whole (counted from 0).
+        frame: usize,
+        /// Finished commits after it, in the log's current generation.
+        lost_commits: usize,
+    },
+    /// The header is broken: SQLite ignores the whole log.
+    Header {
+        /// The log's length.
+        bytes: usize,
+    },
+}
+
+impl std::fmt::Display for Damage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Damage::Frame {
+                frame,
+                lost_commits,
+            } => write!(
+                f,
+                "frame {frame} is broken, and the {lost_commits} finished {} after it cannot be recovered",
+                if *lost_commits == 1 { "save" } else { "saves" }
+            ),
+            Damage::Header { bytes } => write!(
+                f,
+                "its header is broken, so none of the saves in its {bytes} bytes can be recovered"
+            ),
+        }
+    }
 }
 
 /// Looks at the log at `path`; `None` when there is none, it is empty or
@@ -39,6 +71,9 @@ pub fn damage(path: &Path) -> std::io::Result<Option<Damage>> {
         Err(e) => Err(e),
     }
 }
+
+/// The smallest log that holds a frame (of the smallest page).
+const SMALLEST_WITH_A_FRAME: usize = HEADER + FRAME_HEADER + 512;
 
 fn word(bytes: &[u8], at: usize) -> u32 {
     u32::from_be_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
@@ -64,20 +99,27 @@ fn checksum(data: &[u8], big_endian: bool, sums: [u32; 2]) -> [u32; 2] {
 }
 
 fn find_damage(log: &[u8]) -> Option<Damage> {
-    if log.len() < HEADER || word(log, 0) & !1 != MAGIC {
-        // No log, or not one SQLite would read: recovery ignores it whole
-        // and nothing in it was ever readable.
+    if log.len() < HEADER {
+        // Empty (a checkpoint cut it) or cut before its first frame: it
+        // never held a save.
         return None;
+    }
+    let broken_header =
+        || (log.len() >= SMALLEST_WITH_A_FRAME).then_some(Damage::Header { bytes: log.len() });
+    if word(log, 0) & !1 != MAGIC {
+        return broken_header();
     }
     let big_endian = word(log, 0) & 1 == 1;
-    let page = usize::try_from(word(log, 8)).ok()?;
-    if !(512..=65_536).contains(&page) || !page.is_power_of_two() {
-        return None;
-    }
+    let Some(page) = usize::try_from(word(log, 8))
+        .ok()
+        .filter(|page| (512..=65_536).contains(page) && page.is_power_of_two())
+    else {
+        return broken_header();
+    };
     let salts = &log[16..24];
     let mut sums = checksum(&log[..24], big_endian, [0, 0]);
     if sums != [word(log, 24), word(log, 28)] {
-        return None;
+        return broken_header();
     }
     let frames = log[HEADER..].chunks_exact(FRAME_HEADER + page);
     let mut broken = None;
@@ -105,7 +147,7 @@ fn find_damage(log: &[u8]) -> Option<Damage> {
         }
     }
     match broken {
-        Some(frame) if lost_commits > 0 => Some(Damage {
+        Some(frame) if lost_commits > 0 => Some(Damage::Frame {
             frame,
             lost_commits,
         }),
@@ -131,7 +173,7 @@ mod tests {
         connection
             .execute_batch(
                 "PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL;
-                 CREATE TABLE t (n INTEGER);",
+                 PRAGMA cache_spill = OFF; CREATE TABLE t (n INTEGER);",
             )
             .unwrap();
         for n in 0..10 {
@@ -178,8 +220,30 @@ mod tests {
         let log = killed_with_a_log();
         let mut damaged = log.clone();
         damaged[frame_at(&log, 2) + FRAME_HEADER + 40] ^= 0x01;
-        let found = find_damage(&damaged).expect("damage found");
-        assert_eq!(found.frame, 2);
-        assert!(found.lost_commits >= 7, "{found:?}");
+        match find_damage(&damaged) {
+            Some(Damage::Frame {
+                frame: 2,
+                lost_commits,
+            }) => assert!(lost_commits >= 7, "{lost_commits}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_broken_header_loses_the_whole_log() {
+        let log = killed_with_a_log();
+        for byte in [0, 9, 20, 27] {
+            let mut damaged = log.clone();
+            damaged[byte] ^= 0x10;
+            assert_eq!(
+                find_damage(&damaged),
+                Some(Damage::Header { bytes: log.len() }),
+                "byte {byte}"
+            );
+        }
+        // A header alone, or less: nothing was in it.
+        let mut bare = log[..HEADER].to_vec();
+        bare[20] ^= 0x10;
+        assert_eq!(find_damage(&bare), None);
     }
 }
