@@ -80,7 +80,7 @@ impl App {
         self.stopping.send_replace(true);
         // Each connection gives its place back as it ends.
         let _all = self.game_slots.acquire_many(self.game_connections).await;
-        self.hub.flush().await;
+        self.hub.close_store().await;
     }
 }
 

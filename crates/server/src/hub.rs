@@ -392,9 +392,10 @@ impl Hub {
         self.revive(snapshot).map_err(|e| unreadable(code, &e))
     }
 
-    /// Returns once the store has written every change asked of it before.
-    pub async fn flush(&self) {
-        if let Err(e) = self.store.flush().await {
+    /// Returns once the store has written every change asked of it before
+    /// and closed its file (see `Store::close`).
+    pub async fn close_store(&self) {
+        if let Err(e) = self.store.close().await {
             eprintln!("uttt-server: {e}");
         }
     }

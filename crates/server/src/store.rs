@@ -54,7 +54,7 @@ enum Job {
     Save(Snapshot, oneshot::Sender<Result<(), String>>),
     Load(String, oneshot::Sender<Result<Option<Snapshot>, String>>),
     Delete(String, oneshot::Sender<Result<(), String>>),
-    Flush(oneshot::Sender<()>),
+    Close(oneshot::Sender<()>),
     Unfinished(oneshot::Sender<Result<Vec<Snapshot>, String>>),
 }
 
@@ -142,13 +142,15 @@ impl Store {
             .map_err(|_| "the database thread has stopped".to_string())?
     }
 
-    /// Returns once every job handed to the store before is done.
+    /// Returns once every job handed to the store before is done and the
+    /// log is emptied into the database file, so the file alone holds every
+    /// room (a copy of it is a backup); the store takes no job after.
     ///
     /// # Errors
     /// When the database thread has stopped.
-    pub async fn flush(&self) -> Result<(), String> {
+    pub async fn close(&self) -> Result<(), String> {
         let (reply, answer) = oneshot::channel();
-        let mut job = Job::Flush(reply);
+        let mut job = Job::Close(reply);
         // Never blocks a runtime thread: a full queue is waited out here.
         while let Err(refused) = self.jobs.try_send(job) {
             match refused {
@@ -219,11 +221,11 @@ fn prepare(path: &Path) -> Result<Connection, String> {
     Ok(connection)
 }
 
-/// The database thread: until every handle is gone.
+/// The database thread: until every handle is gone, or it is closed.
 fn run(connection: &Connection, mut file: Held, queue: &std_mpsc::Receiver<Job>) {
     while let Ok(first) = queue.recv() {
         let mut saves = Vec::new();
-        let mut flushes = Vec::new();
+        let mut closing = None;
         let mut next = Some(first);
         while let Some(job) = next.take() {
             match job {
@@ -231,8 +233,9 @@ fn run(connection: &Connection, mut file: Held, queue: &std_mpsc::Receiver<Job>)
                 Job::Load(code, reply) => {
                     let _ = reply.send(load(connection, &code).map_err(|e| e.to_string()));
                 }
-                // Answered after this batch's saves are committed.
-                Job::Flush(reply) => flushes.push(reply),
+                // Answered after this batch's saves are committed; no job
+                // after it is taken.
+                Job::Close(reply) => closing = Some(reply),
                 Job::Delete(code, reply) => {
                     let deleted = watched(&mut file, |_| {
                         connection
@@ -246,7 +249,7 @@ fn run(connection: &Connection, mut file: Held, queue: &std_mpsc::Receiver<Job>)
                     let _ = reply.send(unfinished(connection).map_err(|e| e.to_string()));
                 }
             }
-            if saves.len() < BATCH {
+            if saves.len() < BATCH && closing.is_none() {
                 next = queue.try_recv().ok();
             }
         }
@@ -257,8 +260,12 @@ fn run(connection: &Connection, mut file: Held, queue: &std_mpsc::Receiver<Job>)
                 let _ = reply.send(result.clone());
             }
         }
-        for reply in flushes {
+        if let Some(reply) = closing {
+            if let Err(e) = connection.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)") {
+                eprintln!("uttt-server: the database's log could not be emptied into it: {e}");
+            }
             let _ = reply.send(());
+            return;
         }
     }
 }

@@ -54,6 +54,27 @@ fn sigterm_closes_every_game_connection_with_1012_and_loses_nothing() {
         "{said}"
     );
 
+    // The log was emptied into the file: the file alone, copied as a
+    // backup would be, holds the game.
+    let mut log = db.as_os_str().to_owned();
+    log.push("-wal");
+    let log_len = std::fs::metadata(std::path::PathBuf::from(log)).map_or(0, |m| m.len());
+    assert_eq!(log_len, 0, "the log still holds changes after the stop");
+    let backup = fresh_db();
+    std::fs::copy(&db, &backup).unwrap();
+    let copied = Server::start(&[
+        "--site",
+        site.to_str().unwrap(),
+        "--db",
+        backup.to_str().unwrap(),
+    ]);
+    let mut reader = Client::connect(copied.addr);
+    reader.send(&ClientMessage::Join {
+        room: room.clone(),
+        token: None,
+    });
+    reader.state(|s| s.record == "classic:b2");
+
     // Started again on the same file: the game is where it was.
     let second = Server::start(&args);
     let mut back = Client::connect(second.addr);
