@@ -29,6 +29,7 @@ use std::sync::mpsc as std_mpsc;
 use std::thread;
 
 use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite_migration::{Migrations, M};
 use tokio::sync::oneshot;
 use uttt_protocol::{GameResult, RoomOptions, Side};
 
@@ -64,28 +65,12 @@ pub struct Store {
     jobs: std_mpsc::SyncSender<Job>,
 }
 
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS rooms (
-    code        TEXT PRIMARY KEY,
-    options     TEXT NOT NULL,
-    token0      TEXT NOT NULL,
-    token1      TEXT,
-    game_number INTEGER NOT NULL,
-    x_seat      INTEGER NOT NULL,
-    record      TEXT NOT NULL,
-    clock_x     INTEGER,
-    clock_o     INTEGER,
-    result      TEXT,
-    draw_offer  TEXT,
-    rematch     INTEGER NOT NULL,
-    updated_ms  INTEGER NOT NULL
-) STRICT;
-CREATE INDEX IF NOT EXISTS rooms_unfinished ON rooms (code) WHERE result IS NULL;
-CREATE TABLE IF NOT EXISTS server (
-    id          INTEGER PRIMARY KEY CHECK (id = 1),
-    started_ms  INTEGER NOT NULL
-) STRICT;
-";
+/// The database's versions, each a step from the one before, run at start
+/// (SQLite's `user_version` counts the steps taken). The first is the
+/// schema of the servers before there were steps, so their files go on.
+fn migrations() -> Migrations<'static> {
+    Migrations::new(vec![M::up(include_str!("../migrations/01-rooms.sql"))])
+}
 
 impl Store {
     /// Opens the database at `path` and starts its thread. A missing
@@ -195,10 +180,11 @@ impl Store {
     }
 }
 
-/// Opens the database at `path` as the store uses it, makes its tables,
-/// and writes once, so a database it cannot write is found now.
+/// Opens the database at `path` as the store uses it, brings its tables
+/// up to date, and writes once, so a database it cannot write is found
+/// now.
 fn prepare(path: &Path) -> Result<Connection, String> {
-    let connection = Connection::open(path)
+    let mut connection = Connection::open(path)
         .map_err(|e| format!("cannot open the database {}: {e}", path.display()))?;
     // Exclusive before the first use of the log: then SQLite keeps its
     // index in memory and never maps a `-shm` file. No cache spill: frames
@@ -209,8 +195,13 @@ fn prepare(path: &Path) -> Result<Connection, String> {
              PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA cache_spill = OFF; \
              PRAGMA wal_autocheckpoint = {LOG_PAGES}; PRAGMA journal_size_limit = {LOG_BYTES};"
         ))
-        .and_then(|()| connection.execute_batch(SCHEMA))
         .map_err(|e| format!("cannot prepare the database {}: {e}", path.display()))?;
+    migrations().to_latest(&mut connection).map_err(|e| {
+        format!(
+            "cannot bring the database {} up to date: {e}",
+            path.display()
+        )
+    })?;
     connection
         .execute(
             "INSERT INTO server (id, started_ms) VALUES (1, ?1)
@@ -485,6 +476,11 @@ mod tests {
         assert_eq!(store.load("nope").await.unwrap(), None);
         assert_eq!(store.unfinished().await.unwrap(), vec![moved]);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_migrations_are_valid() {
+        migrations().validate().unwrap();
     }
 
     #[test]

@@ -337,3 +337,35 @@ fn a_damaged_log_is_reported_at_start_and_kept() {
     });
     assert_eq!(record, "classic:b2", "the room as it was before the damage");
 }
+
+#[test]
+fn a_database_of_the_servers_before_migrations_goes_on() {
+    // Made by the server of 6 December 2026 (four games under way), before
+    // the database had versions.
+    let fixture = support::repo_file("crates/server/tests/fixtures/rooms-2026-12.sqlite3");
+    let db = fresh_db();
+    std::fs::copy(&fixture, &db).unwrap();
+    let before: Vec<(String, String)> = {
+        let old = rusqlite::Connection::open(&fixture).unwrap();
+        let mut rows = old.prepare("SELECT code, record FROM rooms").unwrap();
+        rows.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    assert_eq!(before.len(), 4);
+    // Each room read back as it is joined (the fixture ages past the week
+    // of games brought back at start).
+    let server = server(&db);
+    for (room, record) in before {
+        let mut watcher = Client::connect(server.addr);
+        watcher.send(&uttt_protocol::ClientMessage::Join { room, token: None });
+        watcher.state(|s| s.record == record);
+    }
+    drop(server);
+    let version: u32 = rusqlite::Connection::open(&db)
+        .unwrap()
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert!(version >= 1, "the database was not brought up to date");
+}
