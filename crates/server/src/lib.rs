@@ -23,6 +23,7 @@ pub mod listen;
 pub mod network;
 pub mod pace;
 pub mod qr;
+pub mod rating;
 pub mod room;
 pub mod site;
 pub mod store;
