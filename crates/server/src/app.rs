@@ -13,6 +13,7 @@ use crate::allowance::PerAddress;
 use crate::config::Config;
 use crate::hosts::Hosts;
 use crate::hub::{Hub, RoomLimits};
+use crate::players::Players;
 use crate::store::Store;
 
 /// What the handlers share: the site and the rooms.
@@ -21,6 +22,8 @@ pub struct App {
     pub site: Site,
     /// The open rooms.
     pub hub: Arc<Hub>,
+    /// The players and their sessions.
+    pub players: Players,
     /// Origins besides this server's own whose pages may open a game
     /// connection.
     pub allowed_origins: Vec<String>,
@@ -58,6 +61,7 @@ impl App {
         };
         App {
             site: Site::new(config),
+            players: Players::new(store.clone()),
             hub: Arc::new(Hub::new(limits, store)),
             allowed_origins: config.allowed_origins.clone(),
             hosts: Hosts::new(config.addr, &config.hosts),

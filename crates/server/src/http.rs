@@ -10,7 +10,7 @@ use axum::http::header::{self, HeaderName, HeaderValue};
 use axum::http::{Method, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::Router;
 use tower::ServiceExt;
 use tower_http::compression::CompressionLayer;
@@ -19,7 +19,7 @@ use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::app::App;
 use crate::site::{self, Route};
-use crate::{qr, ws};
+use crate::{api, qr, ws};
 
 /// The page's own Content-Security-Policy (its `<meta>` in index.html)
 /// plus what only a header can say: no page may frame the game.
@@ -44,16 +44,20 @@ pub fn router(app: Arc<App>) -> Router {
     // axum answers HEAD with the GET handler, whose upgrade then fails
     // with a 405 naming no method: every other method is told here.
     let game = || get(ws::upgrade).head(only_get).fallback(only_get);
-    let mut routes = Router::new()
-        .route("/ws", game())
-        .route("/qr.svg", get(qr::invitation_qr));
+    let mut routes = Router::new();
+    // At the root, and under the site's prefix where a page's relative
+    // URLs lead.
+    let mut bases = vec!["/".to_string()];
     if app.site.prefix != "/" {
+        bases.push(app.site.prefix.clone());
+    }
+    for base in bases {
         routes = routes
-            .route(&format!("{}ws", app.site.prefix), game())
-            .route(
-                &format!("{}qr.svg", app.site.prefix),
-                get(qr::invitation_qr),
-            );
+            .route(&format!("{base}ws"), game())
+            .route(&format!("{base}qr.svg"), get(qr::invitation_qr))
+            .route(&format!("{base}api/me"), get(api::get_me))
+            .route(&format!("{base}api/session"), post(api::post_session))
+            .route(&format!("{base}api/players/{{name}}"), get(api::get_player));
     }
     let mut router = routes
         .fallback(static_file)

@@ -11,6 +11,7 @@
 compile_error!("uttt-server needs panic = \"unwind\": build it with `--profile server`");
 
 pub mod allowance;
+pub mod api;
 pub mod app;
 pub mod clock;
 pub mod config;
@@ -22,6 +23,7 @@ pub mod hub;
 pub mod listen;
 pub mod network;
 pub mod pace;
+pub mod players;
 pub mod qr;
 pub mod rating;
 pub mod room;

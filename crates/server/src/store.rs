@@ -57,7 +57,15 @@ enum Job {
     Delete(String, oneshot::Sender<Result<(), String>>),
     Close(oneshot::Sender<()>),
     Unfinished(oneshot::Sender<Result<Vec<Snapshot>, String>>),
+    /// A write of another part of the server (players, sessions): run on
+    /// the store's thread, watched as saves are.
+    Write(WriteJob),
+    /// A read of another part of the server.
+    Read(Box<dyn FnOnce(&Connection) + Send>),
 }
+
+/// A write handed to the store's thread, given the database and its file.
+type WriteJob = Box<dyn FnOnce(&Connection, &mut Held) + Send>;
 
 /// The handle rooms hold.
 #[derive(Clone)]
@@ -69,7 +77,10 @@ pub struct Store {
 /// (SQLite's `user_version` counts the steps taken). The first is the
 /// schema of the servers before there were steps, so their files go on.
 fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(include_str!("../migrations/01-rooms.sql"))])
+    Migrations::new(vec![
+        M::up(include_str!("../migrations/01-rooms.sql")),
+        M::up(include_str!("../migrations/02-players.sql")),
+    ])
 }
 
 impl Store {
@@ -153,6 +164,55 @@ impl Store {
             .map_err(|_| "the database thread has stopped".to_string())
     }
 
+    /// Runs `write` on the store's thread, in a transaction, and returns
+    /// its answer once it is committed; the file is watched as for saves.
+    /// The other parts of the server (players, sessions, ratings) keep
+    /// their SQL beside them and hand it here.
+    ///
+    /// # Errors
+    /// `write`'s own error (nothing of it is committed), or the store's.
+    pub async fn write<T: Send + 'static>(
+        &self,
+        write: impl FnOnce(&Connection) -> Result<T, String> + Send + 'static,
+    ) -> Result<T, String> {
+        let (reply, answer) = oneshot::channel();
+        let job = Job::Write(Box::new(move |connection: &Connection, file: &mut Held| {
+            let mut value = None;
+            let done = watched(file, |_| {
+                let transaction = connection
+                    .unchecked_transaction()
+                    .map_err(|e| format!("cannot begin: {e}"))?;
+                value = Some(write(&transaction)?);
+                transaction
+                    .commit()
+                    .map_err(|e| format!("cannot commit: {e}"))
+            });
+            let _ =
+                reply.send(done.and_then(|()| value.ok_or_else(|| "nothing was written".into())));
+        }));
+        self.submit(job)?;
+        answer
+            .await
+            .map_err(|_| "the database thread has stopped".to_string())?
+    }
+
+    /// Runs `read` on the store's thread and returns its answer.
+    ///
+    /// # Errors
+    /// `read`'s own error, or the store's.
+    pub async fn read<T: Send + 'static>(
+        &self,
+        read: impl FnOnce(&Connection) -> Result<T, String> + Send + 'static,
+    ) -> Result<T, String> {
+        let (reply, answer) = oneshot::channel();
+        self.submit(Job::Read(Box::new(move |connection: &Connection| {
+            let _ = reply.send(read(connection));
+        })))?;
+        answer
+            .await
+            .map_err(|_| "the database thread has stopped".to_string())?
+    }
+
     /// Deletes room `code`, if it is stored.
     ///
     /// # Errors
@@ -193,6 +253,7 @@ fn prepare(path: &Path) -> Result<Connection, String> {
         .execute_batch(&format!(
             "PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; \
              PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA cache_spill = OFF; \
+             PRAGMA foreign_keys = ON; \
              PRAGMA wal_autocheckpoint = {LOG_PAGES}; PRAGMA journal_size_limit = {LOG_BYTES};"
         ))
         .map_err(|e| format!("cannot prepare the database {}: {e}", path.display()))?;
@@ -239,6 +300,8 @@ fn run(connection: &Connection, mut file: Held, queue: &std_mpsc::Receiver<Job>)
                 Job::Unfinished(reply) => {
                     let _ = reply.send(unfinished(connection).map_err(|e| e.to_string()));
                 }
+                Job::Write(write) => write(connection, &mut file),
+                Job::Read(read) => read(connection),
             }
             if saves.len() < BATCH && closing.is_none() {
                 next = queue.try_recv().ok();

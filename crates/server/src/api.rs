@@ -1,0 +1,201 @@
+//! The JSON API the page and the tests use (`docs/api.md`): the session,
+//! and players' public pages. Every error is `{"error": code, "message":
+//! sentence}` with its status; a change is taken only from this site's
+//! pages (the `Origin` check) and, once signed in, with the session's CSRF
+//! token.
+
+use std::sync::Arc;
+
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde_json::json;
+
+use crate::app::App;
+use crate::players::Me;
+use crate::ws::origin_allowed;
+
+/// The cookie that holds the session's secret.
+pub const COOKIE: &str = "uttt_session";
+/// How long a session lasts without use: a year.
+const COOKIE_SECONDS: u32 = 365 * 24 * 3600;
+
+/// An API error: its status, code and sentence.
+pub struct ApiError {
+    status: StatusCode,
+    code: &'static str,
+    message: String,
+}
+
+impl ApiError {
+    fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// The store failed: said to the log, a plain sentence to the client.
+    fn store(e: &str) -> ApiError {
+        eprintln!("uttt-server: api: {e}");
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "unavailable",
+            "the server cannot answer just now; try again",
+        )
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (
+            self.status,
+            Json(json!({ "error": self.code, "message": self.message })),
+        )
+            .into_response()
+    }
+}
+
+/// The session secret the request's cookie holds, if any.
+fn cookie_secret(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .find_map(|pair| pair.trim().strip_prefix(COOKIE)?.strip_prefix('='))
+}
+
+/// The signed-in player, if the request carries a live session.
+async fn me(app: &App, headers: &HeaderMap) -> Result<Option<Me>, ApiError> {
+    match cookie_secret(headers) {
+        None => Ok(None),
+        Some(secret) => app
+            .players
+            .signed_in(secret)
+            .await
+            .map_err(|e| ApiError::store(&e)),
+    }
+}
+
+/// `GET /api/me`: `{"name"}` for the session, 401 without one.
+pub async fn get_me(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
+    match me(&app, &headers).await {
+        Ok(Some(me)) => Json(json!({ "name": me.name, "csrf": me.csrf })).into_response(),
+        Ok(None) => {
+            ApiError::new(StatusCode::UNAUTHORIZED, "signed-out", "no session").into_response()
+        }
+        Err(e) => e.into_response(),
+    }
+}
+
+/// `POST /api/session`: the session's player, made with a proposed name
+/// if the request has none (a player's first online action). Only from
+/// this site's pages.
+pub async fn post_session(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
+    if !from_this_site(&app, &headers) {
+        return ApiError::new(
+            StatusCode::FORBIDDEN,
+            "bad-origin",
+            "only this site's pages may do that",
+        )
+        .into_response();
+    }
+    match me(&app, &headers).await {
+        Ok(Some(me)) => return Json(json!({ "name": me.name, "csrf": me.csrf })).into_response(),
+        Ok(None) => {}
+        Err(e) => return e.into_response(),
+    }
+    let agent = headers
+        .get(header::USER_AGENT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let (session, me) = match app.players.sign_up(agent).await {
+        Ok(made) => made,
+        Err(e) => return ApiError::store(&e).into_response(),
+    };
+    let cookie = session_cookie(&session.secret, &app.site.prefix, secure(&headers));
+    let mut response = (
+        StatusCode::CREATED,
+        Json(json!({ "name": me.name, "csrf": me.csrf })),
+    )
+        .into_response();
+    if let Ok(value) = HeaderValue::from_str(&cookie) {
+        response.headers_mut().insert(header::SET_COOKIE, value);
+    }
+    response
+}
+
+/// `GET /api/players/{name}`: a player's public page, 404 for nobody.
+pub async fn get_player(State(app): State<Arc<App>>, Path(name): Path<String>) -> Response {
+    match app.players.profile(&name).await {
+        Ok(Some(profile)) => Json(json!({
+            "name": profile.name,
+            "created": profile.created_ms,
+            "perfs": {},
+        }))
+        .into_response(),
+        Ok(None) => ApiError::new(
+            StatusCode::NOT_FOUND,
+            "no-such-player",
+            "no player has that name",
+        )
+        .into_response(),
+        Err(e) => ApiError::store(&e).into_response(),
+    }
+}
+
+/// Whether a state-changing request comes from this site's pages: a
+/// browser always sends `Origin` with one, so it must be there and ours.
+fn from_this_site(app: &App, headers: &HeaderMap) -> bool {
+    headers.contains_key(header::ORIGIN) && origin_allowed(headers, &app.allowed_origins)
+}
+
+/// Whether the page was reached over https (directly, or as a proxy in
+/// front says): then the cookie is only ever sent over https.
+fn secure(headers: &HeaderMap) -> bool {
+    let says = |name: &str, value: &str| {
+        headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.to_ascii_lowercase().starts_with(value))
+    };
+    says("x-forwarded-proto", "https") || says("origin", "https://")
+}
+
+/// The `Set-Cookie` value of a session.
+fn session_cookie(secret: &str, path: &str, secure: bool) -> String {
+    format!(
+        "{COOKIE}={secret}; Path={path}; Max-Age={COOKIE_SECONDS}; HttpOnly; SameSite=Lax{}",
+        if secure { "; Secure" } else { "" }
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cookie_is_read_among_others_and_written_safe() {
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            header::COOKIE,
+            HeaderValue::from_static("a=1; uttt_session=abc; b=2"),
+        );
+        assert_eq!(cookie_secret(&headers), Some("abc"));
+        assert_eq!(cookie_secret(&HeaderMap::new()), None);
+        let cookie = session_cookie("abc", "/uttt/", true);
+        for part in [
+            "uttt_session=abc",
+            "Path=/uttt/",
+            "HttpOnly",
+            "SameSite=Lax",
+            "Secure",
+        ] {
+            assert!(cookie.contains(part), "{cookie}");
+        }
+        assert!(!session_cookie("abc", "/", false).contains("Secure"));
+    }
+}

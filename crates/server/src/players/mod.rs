@@ -1,0 +1,141 @@
+//! Players: who plays, by a session cookie. A player exists from their
+//! first online action, with a proposed name; nothing else is asked.
+
+pub mod names;
+mod sql;
+
+use sha2::{Digest, Sha256};
+
+use crate::clock::epoch_ms;
+use crate::store::Store;
+
+/// The signed-in player, as the page may know them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Me {
+    /// Their row.
+    pub id: i64,
+    /// Their name.
+    pub name: String,
+    /// The token every change they ask for must carry (`X-CSRF-Token`).
+    pub csrf: String,
+}
+
+/// A new session's secrets: the cookie's, and the CSRF token.
+pub struct Session {
+    /// What the cookie holds (hex of 32 random bytes).
+    pub secret: String,
+    /// The token changes must carry.
+    pub csrf: String,
+}
+
+fn random_hex() -> Result<String, String> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).map_err(|e| format!("no randomness for a session: {e}"))?;
+    Ok(hex(&bytes))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    bytes.iter().fold(String::new(), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}
+
+/// The id a session is kept under: the SHA-256 of its secret.
+fn session_id(secret: &str) -> String {
+    hex(&Sha256::digest(secret.as_bytes()))
+}
+
+impl Session {
+    /// Fresh secrets.
+    ///
+    /// # Errors
+    /// When the system's randomness cannot be read.
+    pub fn new() -> Result<Session, String> {
+        Ok(Session {
+            secret: random_hex()?,
+            csrf: random_hex()?,
+        })
+    }
+
+    /// The id the store keeps it under.
+    #[must_use]
+    pub fn id(&self) -> String {
+        session_id(&self.secret)
+    }
+}
+
+/// The players, over the store.
+#[derive(Clone)]
+pub struct Players {
+    store: Store,
+}
+
+/// A player's public face.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Profile {
+    /// Their row.
+    pub id: i64,
+    /// Their name.
+    pub name: String,
+    /// When they first played online (ms since the epoch).
+    pub created_ms: u64,
+}
+
+impl Players {
+    /// The players kept in `store`.
+    #[must_use]
+    pub fn new(store: Store) -> Players {
+        Players { store }
+    }
+
+    /// The player whose session cookie holds `secret`, if it is one.
+    ///
+    /// # Errors
+    /// When the store cannot be read.
+    pub async fn signed_in(&self, secret: &str) -> Result<Option<Me>, String> {
+        // Only secrets of the right form reach the store.
+        if secret.len() != 64 || !secret.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Ok(None);
+        }
+        let id = session_id(secret);
+        self.store
+            .write(move |c| sql::signed_in(c, &id, epoch_ms()))
+            .await
+    }
+
+    /// Makes a new player, with a proposed name, signed in by a new
+    /// session; returns the session's secrets and the player.
+    ///
+    /// # Errors
+    /// When the store refused.
+    pub async fn sign_up(&self, agent: &str) -> Result<(Session, Me), String> {
+        let session = Session::new()?;
+        let (id, csrf) = (session.id(), session.csrf.clone());
+        let agent: String = agent.chars().take(200).collect();
+        let me = self
+            .store
+            .write(move |c| sql::create_with_session(c, &id, &csrf, &agent, epoch_ms()))
+            .await?;
+        Ok((session, me))
+    }
+
+    /// The player named `name` (any case), if there is one.
+    ///
+    /// # Errors
+    /// When the store cannot be read.
+    pub async fn profile(&self, name: &str) -> Result<Option<Profile>, String> {
+        // A name no player could hold is looked up nowhere.
+        if names::check(name).is_err() {
+            return Ok(None);
+        }
+        let name = name.to_string();
+        let found = self.store.read(move |c| sql::player(c, &name)).await?;
+        Ok(found.map(|(id, name, created_ms)| Profile {
+            id,
+            name,
+            created_ms,
+        }))
+    }
+}

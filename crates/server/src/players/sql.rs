@@ -1,0 +1,110 @@
+//! The players' rows: made, named, signed in. Plain functions on a
+//! connection, run on the store's thread (`Store::write`, `Store::read`).
+
+use rusqlite::{params, Connection, OptionalExtension};
+
+use super::names;
+use super::Me;
+
+/// Names tried for a new player before giving up (a taken proposal is
+/// tried again; 24 × 24 × 1000 names make a clash rare).
+const NAME_TRIES: usize = 20;
+
+fn sql_ms(ms: u64) -> i64 {
+    i64::try_from(ms).unwrap_or(i64::MAX)
+}
+
+/// Makes a player with a proposed name and a session for them (kept
+/// under `session_id`, with the CSRF token `csrf`).
+///
+/// # Errors
+/// When no free name was found, or the database refused.
+pub fn create_with_session(
+    connection: &Connection,
+    session_id: &str,
+    csrf: &str,
+    agent: &str,
+    now_ms: u64,
+) -> Result<Me, String> {
+    let mut created = None;
+    for _ in 0..NAME_TRIES {
+        let name = names::propose()?;
+        let inserted = connection
+            .execute(
+                "INSERT INTO players (name, created_ms) VALUES (?1, ?2) ON CONFLICT (name) DO NOTHING",
+                params![name, sql_ms(now_ms)],
+            )
+            .map_err(|e| format!("cannot make a player: {e}"))?;
+        if inserted == 1 {
+            created = Some((connection.last_insert_rowid(), name));
+            break;
+        }
+    }
+    let (id, name) = created.ok_or("no free name was found; try again")?;
+    connection
+        .execute(
+            "INSERT INTO sessions (id, player, csrf, created_ms, seen_ms, agent) VALUES (?1, ?2, ?3, ?4, ?4, ?5)",
+            params![session_id, id, csrf, sql_ms(now_ms), agent],
+        )
+        .map_err(|e| format!("cannot open a session: {e}"))?;
+    Ok(Me {
+        id,
+        name,
+        csrf: csrf.to_string(),
+    })
+}
+
+/// The player signed in by the session whose id is `session_id`, marking
+/// it seen.
+///
+/// # Errors
+/// When the database refused.
+pub fn signed_in(
+    connection: &Connection,
+    session_id: &str,
+    now_ms: u64,
+) -> Result<Option<Me>, String> {
+    let me = connection
+        .query_row(
+            "SELECT players.id, players.name, sessions.csrf FROM sessions
+             JOIN players ON players.id = sessions.player
+             WHERE sessions.id = ?1 AND players.deleted_ms IS NULL",
+            [session_id],
+            |r| {
+                Ok(Me {
+                    id: r.get(0)?,
+                    name: r.get(1)?,
+                    csrf: r.get(2)?,
+                })
+            },
+        )
+        .optional()
+        .map_err(|e| format!("cannot read the session: {e}"))?;
+    if me.is_some() {
+        connection
+            .execute(
+                "UPDATE sessions SET seen_ms = ?2 WHERE id = ?1",
+                params![session_id, sql_ms(now_ms)],
+            )
+            .map_err(|e| format!("cannot mark the session: {e}"))?;
+    }
+    Ok(me)
+}
+
+/// A player's public page: name and when they came, if they exist.
+///
+/// # Errors
+/// When the database refused.
+pub fn player(connection: &Connection, name: &str) -> Result<Option<(i64, String, u64)>, String> {
+    connection
+        .query_row(
+            "SELECT id, name, created_ms FROM players WHERE name = ?1 AND deleted_ms IS NULL",
+            [name],
+            |r| {
+                let created: i64 = r.get(2)?;
+                Ok((r.get(0)?, r.get(1)?, u64::try_from(created).unwrap_or(0)))
+            },
+        )
+        .optional()
+        .map_err(|e| format!("cannot read the player: {e}"))
+}
