@@ -14,6 +14,7 @@ use serde_json::json;
 
 use crate::app::App;
 use crate::players::Me;
+use crate::rating::Perf;
 use crate::ws::origin_allowed;
 
 /// The cookie that holds the session's secret.
@@ -131,18 +132,66 @@ pub async fn post_session(State(app): State<Arc<App>>, headers: HeaderMap) -> Re
 /// `GET /api/players/{name}`: a player's public page, 404 for nobody.
 pub async fn get_player(State(app): State<Arc<App>>, Path(name): Path<String>) -> Response {
     match app.players.profile(&name).await {
-        Ok(Some(profile)) => Json(json!({
-            "name": profile.name,
-            "created": profile.created_ms,
-            "perfs": {},
-        }))
-        .into_response(),
+        Ok(Some(profile)) => {
+            let perfs: serde_json::Map<String, serde_json::Value> = profile
+                .ratings
+                .iter()
+                .map(|(perf, r)| {
+                    let shown = json!({
+                        "rating": r.rating.round(),
+                        "rd": r.rd.round(),
+                        "volatility": r.volatility,
+                        "games": r.games,
+                        "provisional": r.provisional(),
+                    });
+                    (perf.clone(), shown)
+                })
+                .collect();
+            Json(json!({
+                "name": profile.name,
+                "created": profile.created_ms,
+                "perfs": perfs,
+            }))
+            .into_response()
+        }
         Ok(None) => ApiError::new(
             StatusCode::NOT_FOUND,
             "no-such-player",
             "no player has that name",
         )
         .into_response(),
+        Err(e) => ApiError::store(&e).into_response(),
+    }
+}
+
+/// `GET /api/leaderboard/{perf}`: the best established ratings of a
+/// performance, 404 for a performance there is not.
+pub async fn get_leaderboard(State(app): State<Arc<App>>, Path(perf): Path<String>) -> Response {
+    let Some(perf) = Perf::from_key(&perf) else {
+        return ApiError::new(
+            StatusCode::NOT_FOUND,
+            "no-such-perf",
+            "there is no such performance",
+        )
+        .into_response();
+    };
+    match app.players.leaderboard(perf).await {
+        Ok(board) => {
+            let players: Vec<_> = board
+                .iter()
+                .enumerate()
+                .map(|(i, (name, r))| {
+                    json!({
+                        "rank": i + 1,
+                        "name": name,
+                        "rating": r.rating.round(),
+                        "rd": r.rd.round(),
+                        "games": r.games,
+                    })
+                })
+                .collect();
+            Json(json!({ "perf": perf.key(), "players": players })).into_response()
+        }
         Err(e) => ApiError::store(&e).into_response(),
     }
 }

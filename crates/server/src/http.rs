@@ -57,7 +57,11 @@ pub fn router(app: Arc<App>) -> Router {
             .route(&format!("{base}qr.svg"), get(qr::invitation_qr))
             .route(&format!("{base}api/me"), get(api::get_me))
             .route(&format!("{base}api/session"), post(api::post_session))
-            .route(&format!("{base}api/players/{{name}}"), get(api::get_player));
+            .route(&format!("{base}api/players/{{name}}"), get(api::get_player))
+            .route(
+                &format!("{base}api/leaderboard/{{perf}}"),
+                get(api::get_leaderboard),
+            );
     }
     let mut router = routes
         .fallback(static_file)

@@ -128,3 +128,74 @@ fn no_session_no_player_and_no_stranger_page_makes_one() {
     let odd = server.get("/api/players/%2e%2e%2fadmin", &[]);
     assert_eq!(status(&odd), 404, "{odd}");
 }
+
+/// Rated games are not played online yet in this test: the ratings are
+/// written into the file while the server is stopped, as a rated game's end
+/// would write them, and read back through the API.
+#[test]
+fn the_leaderboard_shows_established_ratings_only_best_first() {
+    let db = fresh_db();
+    let first = server(&db);
+    let names: Vec<String> = (0..5)
+        .map(|_| {
+            json(&sign_up(&first, None))["name"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    drop(first);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    let day = 86_400_000_i64;
+    // (rating, rd, games, days since the last game)
+    let rows = [
+        (1720.0, 70.0, 25, 1),    // on the board, first
+        (1650.0, 80.0, 12, 2),    // on the board, second
+        (1900.0, 150.0, 30, 1),   // provisional: off
+        (1800.0, 60.0, 4, 1),     // too few games: off
+        (1750.0, 100.0, 40, 900), // away long: RD widened past 110, off
+    ];
+    let file = rusqlite::Connection::open(&db).unwrap();
+    for (name, (rating, rd, games, days)) in names.iter().zip(rows) {
+        file.execute(
+            "INSERT INTO ratings (player, perf, rating, rd, volatility, games, last_ms)
+             SELECT id, 'ultimate-blitz', ?2, ?3, 0.06, ?4, ?5 FROM players WHERE name = ?1",
+            rusqlite::params![name, rating, rd, games, now - days * day],
+        )
+        .unwrap();
+    }
+    drop(file);
+
+    let server = server(&db);
+    let board = json(&server.get("/api/leaderboard/ultimate-blitz", &[]));
+    assert_eq!(board["perf"], "ultimate-blitz");
+    let shown: Vec<(&str, f64)> = board["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["name"].as_str().unwrap(), p["rating"].as_f64().unwrap()))
+        .collect();
+    assert_eq!(
+        shown,
+        [(names[0].as_str(), 1720.0), (names[1].as_str(), 1650.0)]
+    );
+    assert_eq!(board["players"][0]["rank"], 1);
+
+    let empty = json(&server.get("/api/leaderboard/classic-rapid", &[]));
+    assert_eq!(empty["players"].as_array().unwrap().len(), 0);
+    let none = server.get("/api/leaderboard/chess-blitz", &[]);
+    assert_eq!(status(&none), 404, "{none}");
+    assert_eq!(json(&none)["error"], "no-such-perf");
+
+    // A player's page shows every rating, provisional or not.
+    let page = json(&server.get(&format!("/api/players/{}", names[2]), &[]));
+    let blitz = &page["perfs"]["ultimate-blitz"];
+    assert_eq!(blitz["rating"], 1900.0);
+    assert_eq!(blitz["games"], 30);
+    assert_eq!(blitz["provisional"], true);
+    let settled = json(&server.get(&format!("/api/players/{}", names[0]), &[]));
+    assert_eq!(settled["perfs"]["ultimate-blitz"]["provisional"], false);
+}

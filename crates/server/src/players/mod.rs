@@ -7,7 +7,13 @@ mod sql;
 use sha2::{Digest, Sha256};
 
 use crate::clock::epoch_ms;
+use crate::rating::{Perf, Rating};
 use crate::store::Store;
+
+/// Rated games a player needs in a performance to be on its leaderboard.
+pub const LEADERBOARD_GAMES: u32 = 10;
+/// Players a leaderboard shows.
+pub const LEADERBOARD_SIZE: usize = 100;
 
 /// The signed-in player, as the page may know them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,7 +79,7 @@ pub struct Players {
 }
 
 /// A player's public face.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Profile {
     /// Their row.
     pub id: i64,
@@ -81,6 +87,8 @@ pub struct Profile {
     pub name: String,
     /// When they first played online (ms since the epoch).
     pub created_ms: u64,
+    /// Their ratings by performance key, as they stand now.
+    pub ratings: Vec<(String, Rating)>,
 }
 
 impl Players {
@@ -131,11 +139,41 @@ impl Players {
             return Ok(None);
         }
         let name = name.to_string();
-        let found = self.store.read(move |c| sql::player(c, &name)).await?;
-        Ok(found.map(|(id, name, created_ms)| Profile {
-            id,
-            name,
-            created_ms,
-        }))
+        self.store
+            .read(move |c| {
+                let Some((id, name, created_ms)) = sql::player(c, &name)? else {
+                    return Ok(None);
+                };
+                let now = epoch_ms();
+                let ratings = sql::ratings(c, id)?
+                    .into_iter()
+                    .map(|(perf, rating)| (perf, rating.at(now)))
+                    .collect();
+                Ok(Some(Profile {
+                    id,
+                    name,
+                    created_ms,
+                    ratings,
+                }))
+            })
+            .await
+    }
+
+    /// The leaderboard of `perf`: names and ratings as they stand now.
+    ///
+    /// # Errors
+    /// When the store cannot be read.
+    pub async fn leaderboard(&self, perf: Perf) -> Result<Vec<(String, Rating)>, String> {
+        let key = perf.key();
+        self.store
+            .read(move |c| {
+                let now = epoch_ms();
+                let board = sql::leaderboard(c, &key, LEADERBOARD_GAMES, LEADERBOARD_SIZE, now)?;
+                Ok(board
+                    .into_iter()
+                    .map(|(name, r)| (name, r.at(now)))
+                    .collect())
+            })
+            .await
     }
 }

@@ -5,6 +5,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 
 use super::names;
 use super::Me;
+use crate::rating::{Rating, PROVISIONAL_RD};
 
 /// Names tried for a new player before giving up (a taken proposal is
 /// tried again; 24 × 24 × 1000 names make a clash rare).
@@ -107,4 +108,72 @@ pub fn player(connection: &Connection, name: &str) -> Result<Option<(i64, String
         )
         .optional()
         .map_err(|e| format!("cannot read the player: {e}"))
+}
+
+fn rating_row(r: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<Rating> {
+    let last: Option<i64> = r.get(first + 4)?;
+    Ok(Rating {
+        rating: r.get(first)?,
+        rd: r.get(first + 1)?,
+        volatility: r.get(first + 2)?,
+        games: r.get(first + 3)?,
+        last_ms: last.and_then(|ms| u64::try_from(ms).ok()),
+    })
+}
+
+/// A player's ratings, by performance key.
+///
+/// # Errors
+/// When the database refused.
+pub fn ratings(connection: &Connection, player: i64) -> Result<Vec<(String, Rating)>, String> {
+    let mut query = connection
+        .prepare_cached(
+            "SELECT perf, rating, rd, volatility, games, last_ms FROM ratings WHERE player = ?1 ORDER BY perf",
+        )
+        .map_err(|e| format!("cannot read ratings: {e}"))?;
+    let rows = query
+        .query_map([player], |r| Ok((r.get(0)?, rating_row(r, 1)?)))
+        .map_err(|e| format!("cannot read ratings: {e}"))?;
+    rows.collect::<rusqlite::Result<_>>()
+        .map_err(|e| format!("cannot read ratings: {e}"))
+}
+
+/// The best established ratings of performance `perf` as they stand at
+/// `now_ms`: at least `min_games` rated games and not provisional (time
+/// away widens the deviation, so a long-absent player drops off), at most
+/// `limit`, best first.
+///
+/// # Errors
+/// When the database refused.
+pub fn leaderboard(
+    connection: &Connection,
+    perf: &str,
+    min_games: u32,
+    limit: usize,
+    now_ms: u64,
+) -> Result<Vec<(String, Rating)>, String> {
+    let mut query = connection
+        .prepare_cached(
+            "SELECT players.name, rating, rd, volatility, games, last_ms FROM ratings
+             JOIN players ON players.id = ratings.player
+             WHERE perf = ?1 AND games >= ?2 AND rd < ?3 AND players.deleted_ms IS NULL
+             ORDER BY rating DESC",
+        )
+        .map_err(|e| format!("cannot read the leaderboard: {e}"))?;
+    let rows = query
+        .query_map(params![perf, min_games, PROVISIONAL_RD], |r| {
+            Ok((r.get::<_, String>(0)?, rating_row(r, 1)?))
+        })
+        .map_err(|e| format!("cannot read the leaderboard: {e}"))?;
+    let mut board = Vec::new();
+    for row in rows {
+        let (name, rating) = row.map_err(|e| format!("cannot read the leaderboard: {e}"))?;
+        if !rating.at(now_ms).provisional() {
+            board.push((name, rating));
+        }
+        if board.len() == limit {
+            break;
+        }
+    }
+    Ok(board)
 }
