@@ -120,6 +120,14 @@ x: Presence,
  */
 o: Presence, 
 /**
+ * The name of the player holding X's seat, when they were signed in.
+ */
+xName: string | null, 
+/**
+ * The name of the player holding O's seat, when they were signed in.
+ */
+oName: string | null, 
+/**
  * The clocks, when the room has one.
  */
 clock: ClockState | null, 

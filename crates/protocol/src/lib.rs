@@ -290,6 +290,10 @@ pub struct RoomState {
     pub x: Presence,
     /// O's seat.
     pub o: Presence,
+    /// The name of the player holding X's seat, when they were signed in.
+    pub x_name: Option<String>,
+    /// The name of the player holding O's seat, when they were signed in.
+    pub o_name: Option<String>,
     /// The clocks, when the room has one.
     pub clock: Option<ClockState>,
     /// The result, once the game has ended.
@@ -721,6 +725,8 @@ mod tests {
             to_move: Side::O,
             x: Presence::Connected,
             o: Presence::Disconnected,
+            x_name: Some("SwiftOtter482".into()),
+            o_name: None,
             clock: Some(ClockState {
                 x_ms: 1,
                 o_ms: 2,

@@ -100,6 +100,8 @@ fn rooms() -> Vec<RoomState> {
                         to_move,
                         x,
                         o,
+                        x_name: None,
+                        o_name: None,
                         clock: None,
                         result,
                         draw_offer: None,

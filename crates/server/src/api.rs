@@ -60,7 +60,7 @@ impl IntoResponse for ApiError {
 }
 
 /// The session secret the request's cookie holds, if any.
-fn cookie_secret(headers: &HeaderMap) -> Option<&str> {
+pub fn cookie_secret(headers: &HeaderMap) -> Option<&str> {
     headers
         .get_all(header::COOKIE)
         .iter()

@@ -27,6 +27,7 @@ use uttt_protocol::{write, ClientMessage, ErrorCode, Refusal, Role, RoomOptions,
 
 use crate::clock::epoch_ms;
 use crate::pace::Pace;
+use crate::players::Player;
 use crate::room::{Room, Snapshot};
 use crate::store::Store;
 
@@ -56,6 +57,8 @@ pub enum Command {
         conn: u64,
         /// A seat's token, to come back to it.
         token: Option<String>,
+        /// The signed-in player, who holds a seat they take.
+        player: Option<Player>,
         /// Where the room sends this connection its frames.
         out: Outbox,
         /// The answer: the role taken, or why not.
@@ -258,6 +261,7 @@ impl Hub {
         conn: u64,
         options: RoomOptions,
         address: IpAddr,
+        player: Option<Player>,
         out: Outbox,
     ) -> Result<Membership, Refusal> {
         if options.clock.is_some_and(|c| !c.is_valid()) {
@@ -275,6 +279,7 @@ impl Hub {
         let token = seat_token()?;
         let coin = random_bytes::<1>()?[0] & 1 == 1;
         let mut room = Room::new(code.clone(), options, token.clone(), coin);
+        room.assign_player(Role::Seat0, player);
         room.grace_ms = self.limits.grace_ms;
         let saved = room.snapshot();
         self.store
@@ -327,6 +332,7 @@ impl Hub {
         conn: u64,
         code: &str,
         token: Option<String>,
+        player: Option<Player>,
         out: Outbox,
     ) -> Result<(Membership, Role), Refusal> {
         // A second try when the first found the room's task gone (ended,
@@ -343,6 +349,7 @@ impl Hub {
             let command = Command::Join {
                 conn,
                 token: token.clone(),
+                player: player.clone(),
                 out: out.clone(),
                 reply,
             };
@@ -668,6 +675,7 @@ async fn handle(
         Command::Join {
             conn,
             token,
+            player,
             out,
             reply,
         } => {
@@ -690,7 +698,11 @@ async fn handle(
                     return Tell::Nobody;
                 }
             };
-            let result = room.join(token.as_deref(), new_token, now);
+            let result = room
+                .join(token.as_deref(), new_token, now)
+                .inspect(|(role, _)| {
+                    room.assign_player(*role, player);
+                });
             // A new seat's token must be on disk before its holder has it.
             let result = match result {
                 Ok(joined) => match persist(hub, room, saved).await {
@@ -902,26 +914,26 @@ mod tests {
     async fn a_room_that_panics_stops_alone_and_comes_back_from_the_store() {
         let hub = hub();
         let (out_a, mut frames_a) = mpsc::channel(OUTBOX_FRAMES);
-        let a = hub.create(1, options(), HERE, out_a).await.unwrap();
+        let a = hub.create(1, options(), HERE, None, out_a).await.unwrap();
         let (out_b, _frames_b) = mpsc::channel(OUTBOX_FRAMES);
-        let b = hub.create(2, options(), HERE, out_b).await.unwrap();
+        let b = hub.create(2, options(), HERE, None, out_b).await.unwrap();
 
         a.queue.send(Command::Crash).await.unwrap();
         // The crashed room's member hears its outbox close...
         while frames_a.recv().await.is_some() {}
         // ...while the other room goes on: a second player sits down.
         let (out, _frames) = mpsc::channel(OUTBOX_FRAMES);
-        let (_, role) = hub.join(3, &b.room, None, out).await.unwrap();
+        let (_, role) = hub.join(3, &b.room, None, None, out).await.unwrap();
         assert_eq!(role, Role::Seat1);
 
         // The crashed room is read back from the store as it was saved.
         let (out, _frames) = mpsc::channel(OUTBOX_FRAMES);
-        let first = hub.join(4, &a.room, None, out.clone()).await;
+        let first = hub.join(4, &a.room, None, None, out.clone()).await;
         let joined = match first {
             Ok(joined) => joined,
             // The first try may find the dead queue still listed.
             Err(refusal) if refusal.code == ErrorCode::ServerError => {
-                hub.join(4, &a.room, None, out).await.unwrap()
+                hub.join(4, &a.room, None, None, out).await.unwrap()
             }
             Err(refusal) => panic!("{refusal:?}"),
         };

@@ -11,6 +11,7 @@ use uttt_protocol::{
 };
 
 use crate::game::{side, OnlineGame};
+use crate::players::Player;
 
 /// How long a player may stay away from a game with a clock before losing
 /// on time, unless the server is told otherwise (`--grace-ms`).
@@ -21,6 +22,8 @@ pub const GRACE_MS: u64 = 60_000;
 pub struct Seat {
     /// The secret that proves a connection holds this seat.
     pub token: String,
+    /// The player who took it, when they were signed in.
+    pub player: Option<Player>,
     /// Open connections holding it.
     connections: u32,
     /// Since when nobody has held it, while nobody does.
@@ -116,6 +119,7 @@ impl Room {
             seats: [
                 Some(Seat {
                     token,
+                    player: None,
                     connections: 1,
                     away_since: None,
                 }),
@@ -189,6 +193,7 @@ impl Room {
         if self.seats[1].is_none() {
             self.seats[1] = Some(Seat {
                 token: new_token.clone(),
+                player: None,
                 connections: 1,
                 away_since: None,
             });
@@ -202,6 +207,22 @@ impl Room {
         }
         self.spectators += 1;
         Ok((Role::Spectator, None))
+    }
+
+    /// Names `player` as the holder of the seat `role` entered, if that
+    /// seat has none yet (a seat's player never changes: its token is the
+    /// seat, whoever signs in later).
+    pub fn assign_player(&mut self, role: Role, player: Option<Player>) {
+        let seat = match role {
+            Role::Seat0 => 0,
+            Role::Seat1 => 1,
+            Role::Spectator => return,
+        };
+        if let Some(seat) = self.seats[seat].as_mut() {
+            if seat.player.is_none() {
+                seat.player = player;
+            }
+        }
     }
 
     /// Every absent seat's grace period starts again at `now`: nobody loses
@@ -469,6 +490,17 @@ impl Room {
                 Some(_) => Presence::Disconnected,
             }
         };
+        let name = |side: Side| {
+            let seat = if side == Side::X {
+                self.x_seat
+            } else {
+                self.x_seat ^ 1
+            };
+            self.seats[usize::from(seat)]
+                .as_ref()
+                .and_then(|s| s.player.as_ref())
+                .map(|p| p.name.clone())
+        };
         let running = self.running();
         RoomState {
             room: self.code.clone(),
@@ -479,6 +511,8 @@ impl Room {
             to_move: self.game.to_move(),
             x: presence(Side::X),
             o: presence(Side::O),
+            x_name: name(Side::X),
+            o_name: name(Side::O),
             clock: self.clock.map(|c| ClockState {
                 x_ms: c.left_at(Side::X, running, now),
                 o_ms: c.left_at(Side::O, running, now),
@@ -506,6 +540,8 @@ pub struct Snapshot {
     pub options: RoomOptions,
     /// The seats' tokens (seat 1's once it is taken).
     pub tokens: [Option<String>; 2],
+    /// The seats' players, when they were signed in.
+    pub players: [Option<Player>; 2],
     /// Which game of the room this is.
     pub game_number: u32,
     /// The seat that plays X.
@@ -549,6 +585,7 @@ impl Room {
             code: self.code.clone(),
             options: self.options,
             tokens: [0, 1].map(|i| self.seats[i].as_ref().map(|s| s.token.clone())),
+            players: [0, 1].map(|i| self.seats[i].as_ref().and_then(|s| s.player.clone())),
             game_number: self.game_number,
             x_seat: self.x_seat,
             record: self.game.record(),
@@ -571,18 +608,20 @@ impl Room {
         if game.record() != snapshot.record || snapshot.x_seat > 1 {
             return Err(format!("room {} is stored inconsistently", snapshot.code));
         }
-        let seat = |token: Option<String>| {
+        let seat = |token: Option<String>, player: Option<Player>| {
             token.map(|token| Seat {
                 token,
+                player,
                 connections: 0,
                 away_since: Some(now),
             })
         };
         let [t0, t1] = snapshot.tokens;
+        let [p0, p1] = snapshot.players;
         let mut room = Room {
             code: snapshot.code,
             options: snapshot.options,
-            seats: [seat(t0), seat(t1)],
+            seats: [seat(t0, p0), seat(t1, p1)],
             game_number: snapshot.game_number,
             x_seat: snapshot.x_seat,
             game,

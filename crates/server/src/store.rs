@@ -35,6 +35,7 @@ use uttt_protocol::{GameResult, RoomOptions, Side};
 
 use crate::clock::epoch_ms;
 use crate::dbfile::{self, Held, Spare};
+use crate::players::Player;
 use crate::room::Snapshot;
 
 /// Saves waiting at once that one transaction takes at most.
@@ -377,11 +378,12 @@ fn save_all(connection: &Connection, snapshots: &[&Snapshot]) -> rusqlite::Resul
     {
         let mut insert = transaction.prepare_cached(
             "INSERT INTO rooms (code, options, token0, token1, game_number, x_seat, record,
-                clock_x, clock_o, result, draw_offer, rematch, updated_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+                clock_x, clock_o, result, draw_offer, rematch, updated_ms, player0, player1)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
              ON CONFLICT (code) DO UPDATE SET options = ?2, token0 = ?3, token1 = ?4,
                 game_number = ?5, x_seat = ?6, record = ?7, clock_x = ?8, clock_o = ?9,
-                result = ?10, draw_offer = ?11, rematch = ?12, updated_ms = ?13",
+                result = ?10, draw_offer = ?11, rematch = ?12, updated_ms = ?13,
+                player0 = ?14, player1 = ?15",
         )?;
         for s in snapshots {
             let [clock_x, clock_o] = s
@@ -401,6 +403,8 @@ fn save_all(connection: &Connection, snapshots: &[&Snapshot]) -> rusqlite::Resul
                 s.draw_offer.as_ref().map(json),
                 u8::from(s.rematch[0]) | u8::from(s.rematch[1]) << 1,
                 ms_to_sql(epoch_ms()),
+                s.players[0].as_ref().map(|p| p.id),
+                s.players[1].as_ref().map(|p| p.id),
             ])?;
         }
     }
@@ -417,11 +421,15 @@ fn ms_to_sql(ms: u64) -> i64 {
     i64::try_from(ms).unwrap_or(i64::MAX)
 }
 
-const COLUMNS: &str = "code, options, token0, token1, game_number, x_seat, record, clock_x, clock_o, result, draw_offer, rematch";
+/// A room's columns, with its seats' players' names (`seat0`, `seat1`:
+/// the players table, joined).
+const COLUMNS: &str = "code, options, token0, token1, game_number, x_seat, record, clock_x, clock_o, result, draw_offer, rematch, player0, seat0.name, player1, seat1.name";
+/// The rooms, with their seats' players.
+const ROOMS: &str = "rooms LEFT JOIN players AS seat0 ON seat0.id = rooms.player0 LEFT JOIN players AS seat1 ON seat1.id = rooms.player1";
 
 fn load(connection: &Connection, code: &str) -> rusqlite::Result<Option<Snapshot>> {
     connection
-        .prepare_cached(&format!("SELECT {COLUMNS} FROM rooms WHERE code = ?1"))?
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM {ROOMS} WHERE code = ?1"))?
         .query_row([code], row)
         .optional()
 }
@@ -430,7 +438,7 @@ fn unfinished(connection: &Connection) -> rusqlite::Result<Vec<Snapshot>> {
     let since = ms_to_sql(epoch_ms().saturating_sub(RESTORE_WITHIN_MS));
     let mut rooms = Vec::new();
     let mut query = connection.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM rooms WHERE result IS NULL AND token1 IS NOT NULL AND updated_ms >= ?1"
+        "SELECT {COLUMNS} FROM {ROOMS} WHERE result IS NULL AND token1 IS NOT NULL AND updated_ms >= ?1"
     ))?;
     for read in query.query_map([since], row)? {
         match read {
@@ -468,6 +476,18 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Snapshot> {
         result: result.map(|t| parse::<GameResult>(9, &t)).transpose()?,
         draw_offer: draw_offer.map(|t| parse::<Side>(10, &t)).transpose()?,
         rematch: [rematch & 1 != 0, rematch & 2 != 0],
+        players: [(12, 13), (14, 15)].map(|(id, name)| seat_player(r, id, name)),
+    })
+}
+
+/// The player of a seat, from its id and name columns (none when the seat
+/// had no signed-in player, or the row cannot be read).
+fn seat_player(r: &rusqlite::Row<'_>, id: usize, name: usize) -> Option<Player> {
+    let id: Option<i64> = r.get(id).ok()?;
+    let name: Option<String> = r.get(name).ok()?;
+    Some(Player {
+        id: id?,
+        name: name?,
     })
 }
 
@@ -489,6 +509,7 @@ mod tests {
                 }),
             },
             tokens: [Some("a".into()), None],
+            players: [None, None],
             game_number: 3,
             x_seat: 1,
             record: "ultimate-tiebreak:e5".into(),

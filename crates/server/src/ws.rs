@@ -23,10 +23,12 @@ use uttt_protocol::{
 };
 
 use crate::allowance::Allowance;
+use crate::api;
 use crate::app::App;
 use crate::hub::{ask, Command, Membership, OUTBOX_FRAMES};
 use crate::listen::ConnectionSlot;
 use crate::network::client_of;
+use crate::players::Player;
 
 /// The largest WebSocket message read at all; between this and
 /// [`MAX_FRAME_BYTES`] a frame gets a `bad-frame` error, above it the
@@ -68,6 +70,7 @@ pub async fn upgrade(
     let Ok(waiting) = Arc::clone(&app.waiting_slots).try_acquire_owned() else {
         return busy("too many connections are waiting to enter a room; try again soon\n");
     };
+    let player = signed_in(&app, &headers).await;
     // Small buffers: the frames are small, and the defaults (128 KiB each
     // way) would cost more memory per player than the whole rest of a game.
     // The read buffer is what every idle connection holds: a client's
@@ -81,8 +84,22 @@ pub async fn upgrade(
         .on_upgrade(move |socket| async move {
             // The connection's places under the limits live as long as it.
             let _places = (slot, game);
-            connection(socket, app, remote, waiting).await;
+            connection(socket, app, remote, waiting, player).await;
         })
+}
+
+/// The player the upgrade's session cookie signs in, if any. A store that
+/// cannot answer leaves the connection without a player (it plays as a
+/// guest, as without a session), and is said in the log.
+async fn signed_in(app: &App, headers: &HeaderMap) -> Option<Player> {
+    let secret = api::cookie_secret(headers)?;
+    match app.players.signed_in(secret).await {
+        Ok(me) => me.map(|me| me.player()),
+        Err(e) => {
+            eprintln!("uttt-server: a game connection's session cannot be read: {e}");
+            None
+        }
+    }
 }
 
 /// 503 with a reason and a time to come back.
@@ -130,6 +147,8 @@ struct Connection {
     member: Option<Membership>,
     /// Set once the room accepted this connection's `leave`.
     leaving: bool,
+    /// The signed-in player, from the session cookie of the upgrade.
+    player: Option<Player>,
 }
 
 async fn connection(
@@ -137,6 +156,7 @@ async fn connection(
     app: Arc<App>,
     remote: SocketAddr,
     waiting: OwnedSemaphorePermit,
+    player: Option<Player>,
 ) {
     let (out, mut inbox) = mpsc::channel(OUTBOX_FRAMES);
     let conn = app.hub.connection_number();
@@ -150,6 +170,7 @@ async fn connection(
         out: Some(out),
         member: None,
         leaving: false,
+        player,
     };
     // Marked changed, so a connection that came as the server began to
     // stop is closed at once too.
@@ -321,7 +342,7 @@ impl Connection {
                 let member = self
                     .app
                     .hub
-                    .create(self.conn, options, self.client, out)
+                    .create(self.conn, options, self.client, self.player.clone(), out)
                     .await?;
                 self.enter(member);
                 Ok(None)
@@ -334,7 +355,12 @@ impl Connection {
                         "too many rooms entered from this address; slow down",
                     ));
                 }
-                let (member, _role) = self.app.hub.join(self.conn, &room, token, out).await?;
+                let player = self.player.clone();
+                let (member, _role) = self
+                    .app
+                    .hub
+                    .join(self.conn, &room, token, player, out)
+                    .await?;
                 self.enter(member);
                 Ok(None)
             }

@@ -3,7 +3,9 @@
 
 mod support;
 
+use support::client::{classic, mv, Client};
 use support::{fresh_db, header, small_site, Server};
+use uttt_protocol::{ClientMessage, Role};
 
 fn server(db: &std::path::Path) -> Server {
     let site = small_site("players");
@@ -198,4 +200,59 @@ fn the_leaderboard_shows_established_ratings_only_best_first() {
     assert_eq!(blitz["provisional"], true);
     let settled = json(&server.get(&format!("/api/players/{}", names[0]), &[]));
     assert_eq!(settled["perfs"]["ultimate-blitz"]["provisional"], false);
+}
+
+#[test]
+fn a_signed_in_player_holds_their_seat_by_name_and_keeps_it_across_a_restart() {
+    let db = fresh_db();
+    let first = server(&db);
+    let made = sign_up(&first, None);
+    let (ann, ann_name) = (
+        secret(&made),
+        json(&made)["name"].as_str().unwrap().to_string(),
+    );
+    let made = sign_up(&first, None);
+    let (bob, bob_name) = (
+        secret(&made),
+        json(&made)["name"].as_str().unwrap().to_string(),
+    );
+
+    let mut x = Client::connect_as(first.addr, Some(&ann));
+    x.send(&ClientMessage::Create { options: classic() });
+    let (room, role, token) = x.joined();
+    assert_eq!(role, Role::Seat0);
+    let mut o = Client::connect_as(first.addr, Some(&bob));
+    o.send(&ClientMessage::Join {
+        room: room.clone(),
+        token: None,
+    });
+    assert_eq!(o.joined().1, Role::Seat1);
+    // classic() gives the creator X.
+    let state = x.state(|s| s.o_name.is_some());
+    assert_eq!(state.x_name.as_deref(), Some(ann_name.as_str()));
+    assert_eq!(state.o_name.as_deref(), Some(bob_name.as_str()));
+
+    // A guest watching is no player; a forged session is a guest.
+    let mut guest = Client::connect_as(first.addr, Some(&"cd".repeat(32)));
+    guest.send(&ClientMessage::Join {
+        room: room.clone(),
+        token: None,
+    });
+    assert_eq!(guest.joined().1, Role::Spectator);
+    x.send(&mv(0, 0, 4));
+    o.state(|s| s.record == "classic:b2");
+    drop((x, o, guest));
+    drop(first);
+
+    // The names come back with the room from the file.
+    let again = server(&db);
+    let mut back = Client::connect_as(again.addr, Some(&ann));
+    back.send(&ClientMessage::Join {
+        room,
+        token: token.clone(),
+    });
+    assert_eq!(back.joined().1, Role::Seat0);
+    let state = back.state(|s| s.record == "classic:b2");
+    assert_eq!(state.x_name.as_deref(), Some(ann_name.as_str()));
+    assert_eq!(state.o_name.as_deref(), Some(bob_name.as_str()));
 }

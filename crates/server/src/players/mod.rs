@@ -15,6 +15,15 @@ pub const LEADERBOARD_GAMES: u32 = 10;
 /// Players a leaderboard shows.
 pub const LEADERBOARD_SIZE: usize = 100;
 
+/// A player as a room knows them: who holds a seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Player {
+    /// Their row.
+    pub id: i64,
+    /// Their name.
+    pub name: String,
+}
+
 /// The signed-in player, as the page may know them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Me {
@@ -51,6 +60,17 @@ fn hex(bytes: &[u8]) -> String {
 /// The id a session is kept under: the SHA-256 of its secret.
 fn session_id(secret: &str) -> String {
     hex(&Sha256::digest(secret.as_bytes()))
+}
+
+impl Me {
+    /// The player, as a room knows them.
+    #[must_use]
+    pub fn player(&self) -> Player {
+        Player {
+            id: self.id,
+            name: self.name.clone(),
+        }
+    }
 }
 
 impl Session {

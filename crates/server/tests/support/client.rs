@@ -26,7 +26,20 @@ pub struct Client {
 impl Client {
     /// Connects to `/ws` of the server at `addr`.
     pub fn connect(addr: SocketAddr) -> Client {
-        let (socket, _) = tungstenite::connect(format!("ws://{addr}/ws")).expect("connect");
+        Client::connect_as(addr, None)
+    }
+
+    /// Connects to `/ws` of the server at `addr`, signed in by the session
+    /// whose cookie holds `session`, if given.
+    pub fn connect_as(addr: SocketAddr, session: Option<&str>) -> Client {
+        use tungstenite::client::IntoClientRequest;
+        let mut request = format!("ws://{addr}/ws").into_client_request().unwrap();
+        if let Some(secret) = session {
+            request
+                .headers_mut()
+                .insert("cookie", format!("uttt_session={secret}").parse().unwrap());
+        }
+        let (socket, _) = tungstenite::connect(request).expect("connect");
         if let MaybeTlsStream::Plain(stream) = socket.get_ref() {
             stream
                 .set_read_timeout(Some(Duration::from_millis(200)))
