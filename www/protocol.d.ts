@@ -30,7 +30,12 @@ colour: ColourChoice,
 /**
  * The clock, or none.
  */
-clock: ClockSetting | null, };
+clock: ClockSetting | null, 
+/**
+ * Whether its games change the players' ratings: only between two
+ * signed-in players (absent: not rated).
+ */
+rated: boolean, };
 export type ClientMessage = { "type": "create", 
 /**
  * How the room is set up.

@@ -179,6 +179,7 @@ fn room_options(p: &crate::args::Parsed) -> Result<RoomOptions, UsageError> {
         },
         colour,
         clock,
+        rated: false,
     })
 }
 

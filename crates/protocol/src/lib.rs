@@ -113,6 +113,10 @@ pub struct RoomOptions {
     pub colour: ColourChoice,
     /// The clock, or none.
     pub clock: Option<ClockSetting>,
+    /// Whether its games change the players' ratings: only between two
+    /// signed-in players (absent: not rated).
+    #[serde(default)]
+    pub rated: bool,
 }
 
 /// A frame from a client. Variants without data are written `{}` so that
@@ -591,6 +595,7 @@ mod tests {
                         initial: 180,
                         increment: 2,
                     }),
+                    rated: false,
                 },
             },
             ClientMessage::Join {
@@ -718,6 +723,7 @@ mod tests {
                 rules: RuleSet::Standard,
                 colour: ColourChoice::X,
                 clock: None,
+                rated: false,
             },
             game_number: 1,
             x_seat: 0,

@@ -93,6 +93,7 @@ fn rooms() -> Vec<RoomState> {
                             rules: RuleSet::Standard,
                             colour: ColourChoice::Random,
                             clock: None,
+                            rated: false,
                         },
                         game_number: 1,
                         x_seat,

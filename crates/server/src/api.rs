@@ -13,7 +13,7 @@ use axum::Json;
 use serde_json::json;
 
 use crate::app::App;
-use crate::players::Me;
+use crate::players::{Me, MAX_GAMES_PAGE};
 use crate::rating::Perf;
 use crate::ws::origin_allowed;
 
@@ -154,6 +154,43 @@ pub async fn get_player(State(app): State<Arc<App>>, Path(name): Path<String>) -
             }))
             .into_response()
         }
+        Ok(None) => ApiError::new(
+            StatusCode::NOT_FOUND,
+            "no-such-player",
+            "no player has that name",
+        )
+        .into_response(),
+        Err(e) => ApiError::store(&e).into_response(),
+    }
+}
+
+/// The query of a player's games: which page.
+#[derive(serde::Deserialize)]
+pub struct GamesQuery {
+    page: Option<u32>,
+}
+
+/// `GET /api/players/{name}/games?page=N`: the player's archived games,
+/// newest first, 20 a page; 404 for nobody, 400 for a page out of range.
+pub async fn get_games(
+    State(app): State<Arc<App>>,
+    Path(name): Path<String>,
+    query: Result<axum::extract::Query<GamesQuery>, axum::extract::rejection::QueryRejection>,
+) -> Response {
+    let page = match query {
+        Ok(q) => q.page.unwrap_or(1),
+        Err(_) => 0,
+    };
+    if !(1..=MAX_GAMES_PAGE).contains(&page) {
+        return ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "bad-page",
+            format!("page is a number from 1 to {MAX_GAMES_PAGE}"),
+        )
+        .into_response();
+    }
+    match app.players.games(&name, page).await {
+        Ok(Some(games)) => Json(json!({ "page": page, "games": games })).into_response(),
         Ok(None) => ApiError::new(
             StatusCode::NOT_FOUND,
             "no-such-player",

@@ -59,6 +59,10 @@ pub fn router(app: Arc<App>) -> Router {
             .route(&format!("{base}api/session"), post(api::post_session))
             .route(&format!("{base}api/players/{{name}}"), get(api::get_player))
             .route(
+                &format!("{base}api/players/{{name}}/games"),
+                get(api::get_games),
+            )
+            .route(
                 &format!("{base}api/leaderboard/{{perf}}"),
                 get(api::get_leaderboard),
             );

@@ -270,6 +270,12 @@ impl Hub {
                 "a clock has 10 to 3600 seconds and adds 0 to 60 seconds a move",
             ));
         }
+        if options.rated && player.is_none() {
+            return Err(Refusal::new(
+                ErrorCode::BadOptions,
+                "a rated game is for signed-in players",
+            ));
+        }
         // Full first: a refused attempt does not spend the client's quota.
         if self.room_count() >= self.limits.max_rooms {
             return Err(server_full());
@@ -698,6 +704,16 @@ async fn handle(
                     return Tell::Nobody;
                 }
             };
+            // A guest would take the free seat of a rated room: only a
+            // signed-in player may.
+            if room.options.rated && player.is_none() && token.is_none() && room.seats[1].is_none()
+            {
+                let _ = reply.send(Err(Refusal::new(
+                    ErrorCode::NotAPlayer,
+                    "this game is rated: sign in to take its seat",
+                )));
+                return Tell::Nobody;
+            }
             let result = room
                 .join(token.as_deref(), new_token, now)
                 .inspect(|(role, _)| {
@@ -885,6 +901,7 @@ mod tests {
             rules: RuleSet::Standard,
             colour: ColourChoice::X,
             clock: None,
+            rated: false,
         }
     }
 

@@ -13,6 +13,7 @@ compile_error!("uttt-server needs panic = \"unwind\": build it with `--profile s
 pub mod allowance;
 pub mod api;
 pub mod app;
+pub mod archive;
 pub mod clock;
 pub mod config;
 pub mod dbfile;

@@ -671,6 +671,7 @@ mod tests {
             rules: RuleSet::Standard,
             colour: ColourChoice::X,
             clock: clock.map(|(initial, increment)| ClockSetting { initial, increment }),
+            rated: false,
         }
     }
 

@@ -33,6 +33,7 @@ use rusqlite_migration::{Migrations, M};
 use tokio::sync::oneshot;
 use uttt_protocol::{GameResult, RoomOptions, Side};
 
+use crate::archive;
 use crate::clock::epoch_ms;
 use crate::dbfile::{self, Held, Spare};
 use crate::players::Player;
@@ -406,6 +407,8 @@ fn save_all(connection: &Connection, snapshots: &[&Snapshot]) -> rusqlite::Resul
                 s.players[0].as_ref().map(|p| p.id),
                 s.players[1].as_ref().map(|p| p.id),
             ])?;
+            // A game's end is archived and rated with the save that stores it.
+            archive::archive_end(&transaction, s, epoch_ms())?;
         }
     }
     transaction.commit()
@@ -507,6 +510,7 @@ mod tests {
                     initial: 180,
                     increment: 2,
                 }),
+                rated: false,
             },
             tokens: [Some("a".into()), None],
             players: [None, None],

@@ -256,3 +256,122 @@ fn a_signed_in_player_holds_their_seat_by_name_and_keeps_it_across_a_restart() {
     assert_eq!(state.x_name.as_deref(), Some(ann_name.as_str()));
     assert_eq!(state.o_name.as_deref(), Some(bob_name.as_str()));
 }
+
+fn rated_classic() -> uttt_protocol::RoomOptions {
+    uttt_protocol::RoomOptions {
+        clock: Some(uttt_protocol::ClockSetting {
+            initial: 180,
+            increment: 2,
+        }),
+        rated: true,
+        ..classic()
+    }
+}
+
+/// A signed-up player's session secret and name.
+fn player(server: &Server) -> (String, String) {
+    let made = sign_up(server, None);
+    (
+        secret(&made),
+        json(&made)["name"].as_str().unwrap().to_string(),
+    )
+}
+
+/// A rated Classic room between `x` and `o` (sessions), both seated.
+fn rated_room(server: &Server, x: &str, o: &str) -> (Client, Client) {
+    let mut a = Client::connect_as(server.addr, Some(x));
+    a.send(&ClientMessage::Create {
+        options: rated_classic(),
+    });
+    let (room, _, _) = a.joined();
+    let mut b = Client::connect_as(server.addr, Some(o));
+    b.send(&ClientMessage::Join { room, token: None });
+    assert_eq!(b.joined().1, Role::Seat1);
+    a.state(|s| s.o_name.is_some());
+    (a, b)
+}
+
+#[test]
+fn a_rated_game_is_archived_and_rated_once_and_an_aborted_one_is_not_rated() {
+    let db = fresh_db();
+    let server = server(&db);
+    let (ann, ann_name) = player(&server);
+    let (bob, bob_name) = player(&server);
+
+    // X (Ann) wins on the diagonal c1-b2-a3 at the fifth move.
+    let (mut x, mut o) = rated_room(&server, &ann, &bob);
+    let mut last = None;
+    for (ply, cell) in [4, 0, 2, 1, 6].into_iter().enumerate() {
+        let mover = if ply % 2 == 0 { &mut x } else { &mut o };
+        mover.send(&mv(ply as u32, 0, cell));
+        last = Some(mover.state(|s| s.record.len() > "classic:".len() + 2 * ply));
+    }
+    assert!(last.unwrap().result.is_some(), "the game did not end");
+
+    let page = |name: &str| json(&server.get(&format!("/api/players/{name}"), &[]));
+    let (won, lost) = (page(&ann_name), page(&bob_name));
+    // Two new players (1500, RD 350): 1662 and 1338, as Glicko-2 has it.
+    assert_eq!(won["perfs"]["classic-blitz"]["rating"], 1662.0, "{won}");
+    assert_eq!(lost["perfs"]["classic-blitz"]["rating"], 1338.0, "{lost}");
+    assert_eq!(won["perfs"]["classic-blitz"]["games"], 1);
+    assert_eq!(won["perfs"]["classic-blitz"]["provisional"], true);
+
+    let games = json(&server.get(&format!("/api/players/{ann_name}/games"), &[]));
+    let game = &games["games"][0];
+    assert_eq!(game["rated"], true, "{games}");
+    assert_eq!(game["x"], ann_name.as_str());
+    assert_eq!(game["o"], bob_name.as_str());
+    assert_eq!(game["record"], "classic:b2a1c1b1a3");
+    assert_eq!(game["result"]["winner"], "x");
+    assert_eq!(game["xBefore"], 1500.0);
+    assert!(game["xAfter"].as_f64().unwrap() > 1662.0 - 1.0);
+
+    // A rematch request and more saves of the ended game rate nothing more.
+    x.send(&ClientMessage::Rematch {});
+    o.state(|s| !s.rematch.is_empty());
+    assert_eq!(page(&ann_name)["perfs"]["classic-blitz"]["games"], 1);
+
+    // Resigned after one move: archived, not rated.
+    let (mut x2, mut o2) = rated_room(&server, &ann, &bob);
+    x2.send(&mv(0, 0, 4));
+    o2.state(|s| s.record == "classic:b2");
+    o2.send(&ClientMessage::Resign {});
+    x2.state(|s| s.result.is_some());
+    let games = json(&server.get(&format!("/api/players/{bob_name}/games"), &[]));
+    assert_eq!(games["games"].as_array().unwrap().len(), 2, "{games}");
+    assert_eq!(games["games"][0]["rated"], false, "{games}");
+    assert!(games["games"][0]["xBefore"].is_null());
+    assert_eq!(page(&bob_name)["perfs"]["classic-blitz"]["games"], 1);
+}
+
+#[test]
+fn rated_games_are_for_signed_in_players_and_pages_are_bounded() {
+    let db = fresh_db();
+    let server = server(&db);
+    let (ann, ann_name) = player(&server);
+
+    let mut guest = Client::connect(server.addr);
+    guest.send(&ClientMessage::Create {
+        options: rated_classic(),
+    });
+    assert_eq!(guest.error(), uttt_protocol::ErrorCode::BadOptions);
+
+    let mut x = Client::connect_as(server.addr, Some(&ann));
+    x.send(&ClientMessage::Create {
+        options: rated_classic(),
+    });
+    let (room, _, _) = x.joined();
+    let mut intruder = Client::connect(server.addr);
+    intruder.send(&ClientMessage::Join { room, token: None });
+    assert_eq!(intruder.error(), uttt_protocol::ErrorCode::NotAPlayer);
+
+    for bad in ["0", "1001", "abc", "-1"] {
+        let reply = server.get(&format!("/api/players/{ann_name}/games?page={bad}"), &[]);
+        assert_eq!(status(&reply), 400, "{bad}: {reply}");
+        assert_eq!(json(&reply)["error"], "bad-page");
+    }
+    let none = json(&server.get(&format!("/api/players/{ann_name}/games?page=2"), &[]));
+    assert_eq!(none["games"].as_array().unwrap().len(), 0);
+    let nobody = server.get("/api/players/NobodyHere1/games", &[]);
+    assert_eq!(status(&nobody), 404);
+}

@@ -213,6 +213,7 @@ fn a_log_that_fills_a_small_disk_is_emptied_and_every_move_is_stored() {
         rules: RuleSet::Standard,
         colour: ColourChoice::X,
         clock: None,
+        rated: false,
     };
     let mut stored = 0;
     for _ in 0..3 {

@@ -191,6 +191,7 @@ impl Client {
                             rules: RuleSet::Standard,
                             colour: ColourChoice::X,
                             clock: None,
+                            rated: false,
                         },
                     },
                 };

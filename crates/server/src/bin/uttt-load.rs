@@ -157,6 +157,7 @@ async fn player((url, totals, playing, stop, pause, game): Common, start: Start)
                 rules: RuleSet::Standard,
                 colour: ColourChoice::X,
                 clock: None,
+                rated: false,
             };
             (ClientMessage::Create { options }, Some(tx))
         }

@@ -4,11 +4,18 @@
 pub mod names;
 mod sql;
 
+pub use sql::ArchivedGame;
+
 use sha2::{Digest, Sha256};
 
 use crate::clock::epoch_ms;
 use crate::rating::{Perf, Rating};
 use crate::store::Store;
+
+/// Games a page of a player's archive lists.
+pub const GAMES_PAGE: u32 = 20;
+/// The last page of a player's archive that may be asked for.
+pub const MAX_GAMES_PAGE: u32 = 1000;
 
 /// Rated games a player needs in a performance to be on its leaderboard.
 pub const LEADERBOARD_GAMES: u32 = 10;
@@ -175,6 +182,26 @@ impl Players {
                     created_ms,
                     ratings,
                 }))
+            })
+            .await
+    }
+
+    /// Page `page` of the games of the player named `name`, newest first;
+    /// `None` when there is no such player.
+    ///
+    /// # Errors
+    /// When the store cannot be read.
+    pub async fn games(&self, name: &str, page: u32) -> Result<Option<Vec<ArchivedGame>>, String> {
+        if names::check(name).is_err() {
+            return Ok(None);
+        }
+        let name = name.to_string();
+        self.store
+            .read(move |c| {
+                let Some((id, _, _)) = sql::player(c, &name)? else {
+                    return Ok(None);
+                };
+                sql::games(c, id, page, GAMES_PAGE).map(Some)
             })
             .await
     }

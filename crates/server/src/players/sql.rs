@@ -177,3 +177,82 @@ pub fn leaderboard(
     }
     Ok(board)
 }
+
+/// One archived game as a player's page lists it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ArchivedGame {
+    /// Its number in the archive.
+    pub id: i64,
+    /// The room it was played in.
+    pub room: String,
+    /// Its performance (`ultimate-blitz`, ...).
+    pub perf: String,
+    /// Whether it changed the ratings.
+    pub rated: bool,
+    /// X's and O's names (null for a guest).
+    pub x: Option<String>,
+    /// O's name.
+    pub o: Option<String>,
+    /// The record.
+    pub record: String,
+    /// The result, as the protocol writes it.
+    pub result: serde_json::Value,
+    /// X's rating before and after, when rated.
+    pub x_before: Option<f64>,
+    /// After.
+    pub x_after: Option<f64>,
+    /// O's rating before and after, when rated.
+    pub o_before: Option<f64>,
+    /// After.
+    pub o_after: Option<f64>,
+    /// When it ended (ms since the epoch).
+    pub ended: i64,
+}
+
+/// Page `page` (from 1) of `player`'s archived games, `size` a page,
+/// newest first.
+///
+/// # Errors
+/// When the database refused.
+pub fn games(
+    connection: &Connection,
+    player: i64,
+    page: u32,
+    size: u32,
+) -> Result<Vec<ArchivedGame>, String> {
+    let mut query = connection
+        .prepare_cached(
+            "SELECT games.id, room, perf, rated, px.name, po.name, record, result,
+                    x_before, x_after, o_before, o_after, ended_ms
+             FROM games
+             LEFT JOIN players AS px ON px.id = games.x
+             LEFT JOIN players AS po ON po.id = games.o
+             WHERE games.x = ?1 OR games.o = ?1
+             ORDER BY ended_ms DESC, games.id DESC LIMIT ?2 OFFSET ?3",
+        )
+        .map_err(|e| format!("cannot read games: {e}"))?;
+    let offset = u64::from(page.saturating_sub(1)) * u64::from(size);
+    let rows = query
+        .query_map(params![player, size, offset], |r| {
+            let result: String = r.get(7)?;
+            Ok(ArchivedGame {
+                id: r.get(0)?,
+                room: r.get(1)?,
+                perf: r.get(2)?,
+                rated: r.get(3)?,
+                x: r.get(4)?,
+                o: r.get(5)?,
+                record: r.get(6)?,
+                result: serde_json::from_str(&result).unwrap_or(serde_json::Value::Null),
+                x_before: r.get(8)?,
+                x_after: r.get(9)?,
+                o_before: r.get(10)?,
+                o_after: r.get(11)?,
+                ended: r.get(12)?,
+            })
+        })
+        .map_err(|e| format!("cannot read games: {e}"))?;
+    rows.collect::<rusqlite::Result<_>>()
+        .map_err(|e| format!("cannot read games: {e}"))
+}

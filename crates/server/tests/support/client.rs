@@ -257,6 +257,7 @@ pub fn classic() -> RoomOptions {
         rules: RuleSet::Standard,
         colour: uttt_protocol::ColourChoice::X,
         clock: None,
+        rated: false,
     }
 }
 

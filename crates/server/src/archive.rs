@@ -1,0 +1,146 @@
+//! The archive of online games, and rated results: written by the store in
+//! the same transaction that saves a game's end, so a game is archived and
+//! rated exactly once, or not at all.
+//!
+//! Every game that ends is archived, rated or not. It is rated when its
+//! room is rated, both seats hold signed-in players (two different ones),
+//! and each side made at least two moves: a game ended before that is
+//! aborted, not rated.
+
+use rusqlite::{params, Connection, OptionalExtension};
+use uttt_protocol::Side;
+
+use crate::game::OnlineGame;
+use crate::rating::{rate, Perf, Rating, Score};
+use crate::room::Snapshot;
+
+/// Plies a game needs to be rated: two moves each.
+pub const RATED_PLIES: u32 = 4;
+
+fn sql_ms(ms: u64) -> i64 {
+    i64::try_from(ms).unwrap_or(i64::MAX)
+}
+
+/// Archives the game `snapshot` ends, if it ended and is not archived yet,
+/// and rates it if it counts (see the module's notes).
+///
+/// # Errors
+/// When the database refused: the caller's transaction is then not
+/// committed, so the game's end is not saved either.
+pub fn archive_end(
+    connection: &Connection,
+    snapshot: &Snapshot,
+    now_ms: u64,
+) -> rusqlite::Result<()> {
+    let Some(result) = snapshot.result else {
+        return Ok(());
+    };
+    let options = snapshot.options;
+    let perf = Perf::of(options.kind, options.rules, options.clock).key();
+    let x_seat = usize::from(snapshot.x_seat);
+    let [x, o] = [x_seat, x_seat ^ 1].map(|seat| snapshot.players[seat].as_ref());
+    let plies = OnlineGame::from_record(&snapshot.record).map_or(0, |g| g.ply());
+    let rated = match (x, o) {
+        (Some(x), Some(o)) => options.rated && x.id != o.id && plies >= RATED_PLIES,
+        _ => false,
+    };
+    let inserted = connection.execute(
+        "INSERT INTO games (room, game_number, perf, rated, x, o, record, result, clock, ended_ms)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+         ON CONFLICT (room, game_number) DO NOTHING",
+        params![
+            snapshot.code,
+            snapshot.game_number,
+            perf,
+            rated,
+            x.map(|p| p.id),
+            o.map(|p| p.id),
+            snapshot.record,
+            serde_json::to_string(&result).unwrap_or_default(),
+            options
+                .clock
+                .map(|c| serde_json::to_string(&c).unwrap_or_default()),
+            sql_ms(now_ms),
+        ],
+    )?;
+    let (Some(x), Some(o)) = (x, o) else {
+        return Ok(());
+    };
+    if inserted == 0 || !rated {
+        return Ok(());
+    }
+    let game = connection.last_insert_rowid();
+    let score = match result.winner {
+        Some(Side::X) => Score::Win,
+        Some(Side::O) => Score::Loss,
+        None => Score::Draw,
+    };
+    let (x_before, o_before) = (
+        rating_of(connection, x.id, &perf)?,
+        rating_of(connection, o.id, &perf)?,
+    );
+    let (x_after, o_after) = rate(&x_before, &o_before, score, now_ms);
+    for (player, after) in [(x.id, &x_after), (o.id, &o_after)] {
+        store_rating(connection, player, &perf, after)?;
+        connection.execute(
+            "INSERT INTO rating_history (player, perf, game, rating, rd, at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![player, perf, game, after.rating, after.rd, sql_ms(now_ms)],
+        )?;
+    }
+    connection.execute(
+        "UPDATE games SET x_before = ?2, x_after = ?3, o_before = ?4, o_after = ?5 WHERE id = ?1",
+        params![
+            game,
+            x_before.rating,
+            x_after.rating,
+            o_before.rating,
+            o_after.rating
+        ],
+    )?;
+    Ok(())
+}
+
+/// A player's rating in `perf`, or a new player's.
+fn rating_of(connection: &Connection, player: i64, perf: &str) -> rusqlite::Result<Rating> {
+    let found = connection
+        .query_row(
+            "SELECT rating, rd, volatility, games, last_ms FROM ratings WHERE player = ?1 AND perf = ?2",
+            params![player, perf],
+            |r| {
+                let last: Option<i64> = r.get(4)?;
+                Ok(Rating {
+                    rating: r.get(0)?,
+                    rd: r.get(1)?,
+                    volatility: r.get(2)?,
+                    games: r.get(3)?,
+                    last_ms: last.and_then(|ms| u64::try_from(ms).ok()),
+                })
+            },
+        )
+        .optional()?;
+    Ok(found.unwrap_or(Rating::NEW))
+}
+
+fn store_rating(
+    connection: &Connection,
+    player: i64,
+    perf: &str,
+    r: &Rating,
+) -> rusqlite::Result<()> {
+    connection.execute(
+        "INSERT INTO ratings (player, perf, rating, rd, volatility, games, last_ms)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+         ON CONFLICT (player, perf) DO UPDATE SET rating = ?3, rd = ?4, volatility = ?5,
+            games = ?6, last_ms = ?7",
+        params![
+            player,
+            perf,
+            r.rating,
+            r.rd,
+            r.volatility,
+            r.games,
+            r.last_ms.map(sql_ms)
+        ],
+    )?;
+    Ok(())
+}
