@@ -88,15 +88,22 @@ pub async fn upgrade(
         })
 }
 
+/// How long an upgrade waits for the store to read its session.
+const SESSION_WAIT: Duration = Duration::from_secs(5);
+
 /// The player the upgrade's session cookie signs in, if any. A store that
-/// cannot answer leaves the connection without a player (it plays as a
-/// guest, as without a session), and is said in the log.
+/// cannot answer in time leaves the connection without a player (it plays
+/// as a guest, as without a session), and is said in the log.
 async fn signed_in(app: &App, headers: &HeaderMap) -> Option<Player> {
     let secret = api::cookie_secret(headers)?;
-    match app.players.signed_in(secret).await {
-        Ok(me) => me.map(|me| me.player()),
-        Err(e) => {
+    match tokio::time::timeout(SESSION_WAIT, app.players.signed_in(secret)).await {
+        Ok(Ok(me)) => me.map(|me| me.player()),
+        Ok(Err(e)) => {
             eprintln!("uttt-server: a game connection's session cannot be read: {e}");
+            None
+        }
+        Err(_) => {
+            eprintln!("uttt-server: a game connection's session was not read in time");
             None
         }
     }
