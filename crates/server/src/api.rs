@@ -38,6 +38,15 @@ impl ApiError {
         }
     }
 
+    /// Nobody has the name asked for.
+    fn no_such_player() -> ApiError {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "no-such-player",
+            "no player has that name",
+        )
+    }
+
     /// The store failed: said to the log, a plain sentence to the client.
     fn store(e: &str) -> ApiError {
         eprintln!("uttt-server: api: {e}");
@@ -154,12 +163,7 @@ pub async fn get_player(State(app): State<Arc<App>>, Path(name): Path<String>) -
             }))
             .into_response()
         }
-        Ok(None) => ApiError::new(
-            StatusCode::NOT_FOUND,
-            "no-such-player",
-            "no player has that name",
-        )
-        .into_response(),
+        Ok(None) => ApiError::no_such_player().into_response(),
         Err(e) => ApiError::store(&e).into_response(),
     }
 }
@@ -191,12 +195,7 @@ pub async fn get_games(
     }
     match app.players.games(&name, page).await {
         Ok(Some(games)) => Json(json!({ "page": page, "games": games })).into_response(),
-        Ok(None) => ApiError::new(
-            StatusCode::NOT_FOUND,
-            "no-such-player",
-            "no player has that name",
-        )
-        .into_response(),
+        Ok(None) => ApiError::no_such_player().into_response(),
         Err(e) => ApiError::store(&e).into_response(),
     }
 }
