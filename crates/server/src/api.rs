@@ -13,7 +13,7 @@ use axum::Json;
 use serde_json::json;
 
 use crate::app::App;
-use crate::players::{Me, MAX_GAMES_PAGE};
+use crate::players::{Me, Rename, MAX_GAMES_PAGE};
 use crate::rating::Perf;
 use crate::ws::origin_allowed;
 
@@ -230,6 +230,105 @@ pub async fn get_leaderboard(State(app): State<Arc<App>>, Path(perf): Path<Strin
         }
         Err(e) => ApiError::store(&e).into_response(),
     }
+}
+
+/// The header a change carries its session's CSRF token in.
+const CSRF_HEADER: &str = "x-csrf-token";
+
+/// The signed-in player asking for a change: from this site's pages, with
+/// a live session and its CSRF token (compared in constant time).
+async fn changer(app: &App, headers: &HeaderMap) -> Result<Me, ApiError> {
+    if !from_this_site(app, headers) {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "bad-origin",
+            "only this site's pages may do that",
+        ));
+    }
+    let me = me(app, headers)
+        .await?
+        .ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, "signed-out", "no session"))?;
+    let token = headers
+        .get(CSRF_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let same = token.len() == me.csrf.len()
+        && token
+            .bytes()
+            .zip(me.csrf.bytes())
+            .fold(0u8, |diff, (a, b)| diff | (a ^ b))
+            == 0;
+    if !same {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "bad-csrf",
+            "the request does not carry this session's token",
+        ));
+    }
+    Ok(me)
+}
+
+/// The body of a rename.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewName {
+    name: String,
+}
+
+/// `POST /api/me/name` `{"name"}`: a new name, once a day.
+pub async fn post_name(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    body: Result<Json<NewName>, axum::extract::rejection::JsonRejection>,
+) -> Response {
+    let me = match changer(&app, &headers).await {
+        Ok(me) => me,
+        Err(e) => return e.into_response(),
+    };
+    let Ok(Json(NewName { name })) = body else {
+        return ApiError::new(StatusCode::BAD_REQUEST, "bad-body", "send {\"name\": ...}")
+            .into_response();
+    };
+    match app.players.rename(&me, &name).await {
+        Ok(Rename::Done) => Json(json!({ "name": name })).into_response(),
+        Ok(Rename::Bad(bad)) => {
+            ApiError::new(StatusCode::BAD_REQUEST, "bad-name", bad.message()).into_response()
+        }
+        Ok(Rename::Taken) => ApiError::new(
+            StatusCode::CONFLICT,
+            "name-taken",
+            "another player has that name",
+        )
+        .into_response(),
+        Ok(Rename::TooSoon) => ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too-soon",
+            "a name can change once a day",
+        )
+        .into_response(),
+        Err(e) => ApiError::store(&e).into_response(),
+    }
+}
+
+/// `POST /api/signout`: ends this session and clears its cookie.
+pub async fn post_sign_out(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
+    if let Err(e) = changer(&app, &headers).await {
+        return e.into_response();
+    }
+    if let Some(secret) = cookie_secret(&headers) {
+        if let Err(e) = app.players.sign_out(secret).await {
+            return ApiError::store(&e).into_response();
+        }
+    }
+    let mut response = StatusCode::NO_CONTENT.into_response();
+    let cleared = format!(
+        "{COOKIE}=; Path={}; Max-Age=0; HttpOnly; SameSite=Lax",
+        app.site.prefix
+    );
+    if let Ok(value) = HeaderValue::from_str(&cleared) {
+        response.headers_mut().insert(header::SET_COOKIE, value);
+    }
+    response
 }
 
 /// Whether a state-changing request comes from this site's pages: a

@@ -57,6 +57,8 @@ pub fn router(app: Arc<App>) -> Router {
             .route(&format!("{base}qr.svg"), get(qr::invitation_qr))
             .route(&format!("{base}api/me"), get(api::get_me))
             .route(&format!("{base}api/session"), post(api::post_session))
+            .route(&format!("{base}api/me/name"), post(api::post_name))
+            .route(&format!("{base}api/signout"), post(api::post_sign_out))
             .route(&format!("{base}api/players/{{name}}"), get(api::get_player))
             .route(
                 &format!("{base}api/players/{{name}}/games"),

@@ -375,3 +375,126 @@ fn rated_games_are_for_signed_in_players_and_pages_are_bounded() {
     let nobody = server.get("/api/players/NobodyHere1/games", &[]);
     assert_eq!(status(&nobody), 404);
 }
+
+/// A change asked by this server's page: `POST path` with `body` (JSON),
+/// the session `secret` and the CSRF token `csrf`, when given.
+fn change(server: &Server, path: &str, secret: &str, csrf: Option<&str>, body: &str) -> String {
+    let mut request = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nOrigin: http://{addr}\r\n\
+         Cookie: uttt_session={secret}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n",
+        body.len(),
+        addr = server.addr
+    );
+    if let Some(csrf) = csrf {
+        request.push_str(&format!("X-CSRF-Token: {csrf}\r\n"));
+    }
+    request.push_str("\r\n");
+    request.push_str(body);
+    server.raw(request.as_bytes())
+}
+
+#[test]
+fn a_player_renames_once_a_day_with_the_sessions_token_and_signs_out() {
+    let db = fresh_db();
+    let server = server(&db);
+    let made = sign_up(&server, None);
+    let (ann, ann_name, ann_csrf) = (
+        secret(&made),
+        json(&made)["name"].as_str().unwrap().to_string(),
+        json(&made)["csrf"].as_str().unwrap().to_string(),
+    );
+    let made = sign_up(&server, None);
+    let (bob, bob_csrf) = (
+        secret(&made),
+        json(&made)["csrf"].as_str().unwrap().to_string(),
+    );
+
+    // Without the token, with another's, or from another site: refused.
+    let body = r#"{"name":"Annabel"}"#;
+    let none = change(&server, "/api/me/name", &ann, None, body);
+    assert_eq!(status(&none), 403, "{none}");
+    assert_eq!(json(&none)["error"], "bad-csrf");
+    let wrong = change(&server, "/api/me/name", &ann, Some(&bob_csrf), body);
+    assert_eq!(json(&wrong)["error"], "bad-csrf");
+    let foreign = server.raw(
+        format!(
+            "POST /api/me/name HTTP/1.1\r\nHost: {a}\r\nConnection: close\r\nOrigin: http://evil.example\r\n\
+             Cookie: uttt_session={ann}\r\nX-CSRF-Token: {ann_csrf}\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len(),
+            a = server.addr
+        )
+        .as_bytes(),
+    );
+    assert_eq!(json(&foreign)["error"], "bad-origin", "{foreign}");
+    let signed_out = change(
+        &server,
+        "/api/me/name",
+        &"ef".repeat(32),
+        Some(&ann_csrf),
+        body,
+    );
+    assert_eq!(status(&signed_out), 401, "{signed_out}");
+    assert_eq!(
+        json(&page_of(&server, "Annabel"))["error"],
+        "no-such-player"
+    );
+
+    // The rules, then the name taken.
+    let bad = change(
+        &server,
+        "/api/me/name",
+        &ann,
+        Some(&ann_csrf),
+        r#"{"name":"the admin"}"#,
+    );
+    assert_eq!(
+        (status(&bad), json(&bad)["error"].clone()),
+        (400, "bad-name".into())
+    );
+    let junk = change(
+        &server,
+        "/api/me/name",
+        &ann,
+        Some(&ann_csrf),
+        r#"{"nom":1}"#,
+    );
+    assert_eq!(json(&junk)["error"], "bad-body", "{junk}");
+    let done = change(&server, "/api/me/name", &ann, Some(&ann_csrf), body);
+    assert_eq!(status(&done), 200, "{done}");
+    let me = server.get("/api/me", &[&format!("Cookie: uttt_session={ann}")]);
+    assert_eq!(json(&me)["name"], "Annabel");
+    assert_eq!(status(&page_of(&server, &ann_name)), 404);
+    let again = change(
+        &server,
+        "/api/me/name",
+        &ann,
+        Some(&ann_csrf),
+        r#"{"name":"Annie"}"#,
+    );
+    assert_eq!(
+        (status(&again), json(&again)["error"].clone()),
+        (429, "too-soon".into())
+    );
+    let taken = change(
+        &server,
+        "/api/me/name",
+        &bob,
+        Some(&bob_csrf),
+        r#"{"name":"ANNABEL"}"#,
+    );
+    assert_eq!(
+        (status(&taken), json(&taken)["error"].clone()),
+        (409, "name-taken".into())
+    );
+
+    // Signed out: the cookie is cleared and the session is gone.
+    let out = change(&server, "/api/signout", &ann, Some(&ann_csrf), "");
+    assert_eq!(status(&out), 204, "{out}");
+    assert!(header(&out, "set-cookie").unwrap().contains("Max-Age=0"));
+    let me = server.get("/api/me", &[&format!("Cookie: uttt_session={ann}")]);
+    assert_eq!(status(&me), 401, "{me}");
+}
+
+fn page_of(server: &Server, name: &str) -> String {
+    server.get(&format!("/api/players/{name}"), &[])
+}

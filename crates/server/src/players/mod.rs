@@ -4,7 +4,7 @@
 pub mod names;
 mod sql;
 
-pub use sql::ArchivedGame;
+pub use sql::{ArchivedGame, Rename};
 
 use sha2::{Digest, Sha256};
 
@@ -154,6 +154,26 @@ impl Players {
             .write(move |c| sql::create_with_session(c, &id, &csrf, &agent, epoch_ms()))
             .await?;
         Ok((session, me))
+    }
+
+    /// Renames the signed-in player `me` to `name` (once a day).
+    ///
+    /// # Errors
+    /// When the store refused.
+    pub async fn rename(&self, me: &Me, name: &str) -> Result<Rename, String> {
+        let (id, name) = (me.id, name.to_string());
+        self.store
+            .write(move |c| sql::rename(c, id, &name, epoch_ms()))
+            .await
+    }
+
+    /// Ends the session whose cookie holds `secret`.
+    ///
+    /// # Errors
+    /// When the store refused.
+    pub async fn sign_out(&self, secret: &str) -> Result<(), String> {
+        let id = session_id(secret);
+        self.store.write(move |c| sql::sign_out(c, &id)).await
     }
 
     /// The player named `name` (any case), if there is one.

@@ -256,3 +256,73 @@ pub fn games(
     rows.collect::<rusqlite::Result<_>>()
         .map_err(|e| format!("cannot read games: {e}"))
 }
+
+/// Why a new name was not taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rename {
+    /// Taken: the player has the new name.
+    Done,
+    /// The name breaks a rule.
+    Bad(names::NameError),
+    /// Another player has it (in any case).
+    Taken,
+    /// The player was renamed less than a day ago.
+    TooSoon,
+}
+
+/// How long a name stays before it may change again.
+const RENAME_EVERY_MS: u64 = 24 * 3600 * 1000;
+
+/// Gives player `player` the name `name`, once a day at most.
+///
+/// # Errors
+/// When the database refused.
+pub fn rename(
+    connection: &Connection,
+    player: i64,
+    name: &str,
+    now_ms: u64,
+) -> Result<Rename, String> {
+    if let Err(bad) = names::check(name) {
+        return Ok(Rename::Bad(bad));
+    }
+    let renamed: Option<i64> = connection
+        .query_row(
+            "SELECT renamed_ms FROM players WHERE id = ?1",
+            [player],
+            |r| r.get(0),
+        )
+        .map_err(|e| format!("cannot read the player: {e}"))?;
+    let last = renamed.and_then(|ms| u64::try_from(ms).ok());
+    if last.is_some_and(|last| now_ms.saturating_sub(last) < RENAME_EVERY_MS) {
+        return Ok(Rename::TooSoon);
+    }
+    let taken: bool = connection
+        .query_row(
+            "SELECT EXISTS (SELECT 1 FROM players WHERE name = ?1 AND id != ?2)",
+            params![name, player],
+            |r| r.get(0),
+        )
+        .map_err(|e| format!("cannot read the players: {e}"))?;
+    if taken {
+        return Ok(Rename::Taken);
+    }
+    connection
+        .execute(
+            "UPDATE players SET name = ?2, renamed_ms = ?3 WHERE id = ?1",
+            params![player, name, sql_ms(now_ms)],
+        )
+        .map_err(|e| format!("cannot rename: {e}"))?;
+    Ok(Rename::Done)
+}
+
+/// Ends the session kept under `session_id`.
+///
+/// # Errors
+/// When the database refused.
+pub fn sign_out(connection: &Connection, session_id: &str) -> Result<(), String> {
+    connection
+        .execute("DELETE FROM sessions WHERE id = ?1", [session_id])
+        .map(drop)
+        .map_err(|e| format!("cannot end the session: {e}"))
+}
