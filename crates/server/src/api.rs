@@ -320,6 +320,11 @@ pub async fn post_sign_out(State(app): State<Arc<App>>, headers: HeaderMap) -> R
             return ApiError::store(&e).into_response();
         }
     }
+    signed_out(&app)
+}
+
+/// `204` with the session cookie cleared.
+fn signed_out(app: &App) -> Response {
     let mut response = StatusCode::NO_CONTENT.into_response();
     let cleared = format!(
         "{COOKIE}=; Path={}; Max-Age=0; HttpOnly; SameSite=Lax",
@@ -329,6 +334,56 @@ pub async fn post_sign_out(State(app): State<Arc<App>>, headers: HeaderMap) -> R
         response.headers_mut().insert(header::SET_COOKIE, value);
     }
     response
+}
+
+/// `GET /api/me/sessions`: the signed-in browsers, this one marked.
+pub async fn get_sessions(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
+    let (me, secret) = match (me(&app, &headers).await, cookie_secret(&headers)) {
+        (Ok(Some(me)), Some(secret)) => (me, secret),
+        (Err(e), _) => return e.into_response(),
+        _ => {
+            return ApiError::new(StatusCode::UNAUTHORIZED, "signed-out", "no session")
+                .into_response()
+        }
+    };
+    match app.players.sessions(&me, secret).await {
+        Ok(sessions) => Json(json!({ "sessions": sessions })).into_response(),
+        Err(e) => ApiError::store(&e).into_response(),
+    }
+}
+
+/// `DELETE /api/me/sessions/{id}`: ends one of the player's sessions.
+pub async fn delete_session(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path(handle): Path<String>,
+) -> Response {
+    let me = match changer(&app, &headers).await {
+        Ok(me) => me,
+        Err(e) => return e.into_response(),
+    };
+    match app.players.revoke(&me, &handle).await {
+        Ok(true) => StatusCode::NO_CONTENT.into_response(),
+        Ok(false) => ApiError::new(
+            StatusCode::NOT_FOUND,
+            "no-such-session",
+            "you have no such session",
+        )
+        .into_response(),
+        Err(e) => ApiError::store(&e).into_response(),
+    }
+}
+
+/// `DELETE /api/me`: deletes the account (the games stay, anonymous).
+pub async fn delete_me(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
+    let me = match changer(&app, &headers).await {
+        Ok(me) => me,
+        Err(e) => return e.into_response(),
+    };
+    match app.players.delete(&me).await {
+        Ok(()) => signed_out(&app),
+        Err(e) => ApiError::store(&e).into_response(),
+    }
 }
 
 /// Whether a state-changing request comes from this site's pages: a

@@ -10,7 +10,7 @@ use axum::http::header::{self, HeaderName, HeaderValue};
 use axum::http::{Method, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{delete, get, post};
 use axum::Router;
 use tower::ServiceExt;
 use tower_http::compression::CompressionLayer;
@@ -55,7 +55,15 @@ pub fn router(app: Arc<App>) -> Router {
         routes = routes
             .route(&format!("{base}ws"), game())
             .route(&format!("{base}qr.svg"), get(qr::invitation_qr))
-            .route(&format!("{base}api/me"), get(api::get_me))
+            .route(
+                &format!("{base}api/me"),
+                get(api::get_me).delete(api::delete_me),
+            )
+            .route(&format!("{base}api/me/sessions"), get(api::get_sessions))
+            .route(
+                &format!("{base}api/me/sessions/{{id}}"),
+                delete(api::delete_session),
+            )
             .route(&format!("{base}api/session"), post(api::post_session))
             .route(&format!("{base}api/me/name"), post(api::post_name))
             .route(&format!("{base}api/signout"), post(api::post_sign_out))

@@ -379,8 +379,20 @@ fn rated_games_are_for_signed_in_players_and_pages_are_bounded() {
 /// A change asked by this server's page: `POST path` with `body` (JSON),
 /// the session `secret` and the CSRF token `csrf`, when given.
 fn change(server: &Server, path: &str, secret: &str, csrf: Option<&str>, body: &str) -> String {
+    change_by(server, "POST", path, secret, csrf, body)
+}
+
+/// As [`change`], with `method`.
+fn change_by(
+    server: &Server,
+    method: &str,
+    path: &str,
+    secret: &str,
+    csrf: Option<&str>,
+    body: &str,
+) -> String {
     let mut request = format!(
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nOrigin: http://{addr}\r\n\
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nOrigin: http://{addr}\r\n\
          Cookie: uttt_session={secret}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n",
         body.len(),
         addr = server.addr
@@ -497,4 +509,96 @@ fn a_player_renames_once_a_day_with_the_sessions_token_and_signs_out() {
 
 fn page_of(server: &Server, name: &str) -> String {
     server.get(&format!("/api/players/{name}"), &[])
+}
+
+#[test]
+fn sessions_are_listed_and_ended_and_a_deleted_account_leaves_its_games_anonymous() {
+    let db = fresh_db();
+    let server = server(&db);
+    let made = sign_up(&server, None);
+    let (ann, ann_name, ann_csrf) = (
+        secret(&made),
+        json(&made)["name"].as_str().unwrap().to_string(),
+        json(&made)["csrf"].as_str().unwrap().to_string(),
+    );
+    let made = sign_up(&server, None);
+    let (bob, bob_csrf) = (
+        secret(&made),
+        json(&made)["csrf"].as_str().unwrap().to_string(),
+    );
+
+    let list = json(&server.get(
+        "/api/me/sessions",
+        &[&format!("Cookie: uttt_session={bob}")],
+    ));
+    let sessions = list["sessions"].as_array().unwrap();
+    assert_eq!(sessions.len(), 1, "{list}");
+    assert_eq!(sessions[0]["current"], true);
+    let handle = sessions[0]["id"].as_str().unwrap().to_string();
+    assert!(!bob.starts_with(&handle), "the list shows the secret");
+    assert_eq!(status(&server.get("/api/me/sessions", &[])), 401);
+
+    // Ann cannot end Bob's session; a junk handle is nobody's.
+    let theirs = change_by(
+        &server,
+        "DELETE",
+        &format!("/api/me/sessions/{handle}"),
+        &ann,
+        Some(&ann_csrf),
+        "",
+    );
+    assert_eq!(json(&theirs)["error"], "no-such-session", "{theirs}");
+    let junk = change_by(
+        &server,
+        "DELETE",
+        "/api/me/sessions/zz",
+        &ann,
+        Some(&ann_csrf),
+        "",
+    );
+    assert_eq!(status(&junk), 404);
+    let mine = change_by(
+        &server,
+        "DELETE",
+        &format!("/api/me/sessions/{handle}"),
+        &bob,
+        Some(&bob_csrf),
+        "",
+    );
+    assert_eq!(status(&mine), 204, "{mine}");
+    assert_eq!(
+        status(&server.get("/api/me", &[&format!("Cookie: uttt_session={bob}")])),
+        401
+    );
+
+    // A game between them, archived; then Ann deletes her account.
+    let mut x = Client::connect_as(server.addr, Some(&ann));
+    x.send(&ClientMessage::Create { options: classic() });
+    let (room, _, _) = x.joined();
+    let mut o = Client::connect(server.addr);
+    o.send(&ClientMessage::Join { room, token: None });
+    o.joined();
+    x.send(&ClientMessage::Resign {});
+    o.state(|s| s.result.is_some());
+    let without_token = change_by(&server, "DELETE", "/api/me", &ann, None, "");
+    assert_eq!(json(&without_token)["error"], "bad-csrf");
+    let gone = change_by(&server, "DELETE", "/api/me", &ann, Some(&ann_csrf), "");
+    assert_eq!(status(&gone), 204, "{gone}");
+    assert!(header(&gone, "set-cookie").unwrap().contains("Max-Age=0"));
+    assert_eq!(status(&page_of(&server, &ann_name)), 404);
+    assert_eq!(
+        status(&server.get("/api/me", &[&format!("Cookie: uttt_session={ann}")])),
+        401
+    );
+    drop(server);
+    let file = rusqlite::Connection::open(&db).unwrap();
+    let (name, deleted): (String, Option<i64>) = file
+        .query_row(
+            "SELECT players.name, players.deleted_ms FROM games JOIN players ON players.id = games.x",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert!(name.starts_with("deleted-") && deleted.is_some(), "{name}");
+    assert_ne!(name, ann_name);
 }

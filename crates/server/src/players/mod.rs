@@ -4,7 +4,7 @@
 pub mod names;
 mod sql;
 
-pub use sql::{ArchivedGame, Rename};
+pub use sql::{ArchivedGame, Rename, SessionRow};
 
 use sha2::{Digest, Sha256};
 
@@ -164,6 +164,37 @@ impl Players {
         let (id, name) = (me.id, name.to_string());
         self.store
             .write(move |c| sql::rename(c, id, &name, epoch_ms()))
+            .await
+    }
+
+    /// The sessions of the player signed in by `secret`.
+    ///
+    /// # Errors
+    /// When the store cannot be read.
+    pub async fn sessions(&self, me: &Me, secret: &str) -> Result<Vec<SessionRow>, String> {
+        let (id, current) = (me.id, session_id(secret));
+        self.store
+            .read(move |c| sql::sessions(c, id, &current))
+            .await
+    }
+
+    /// Ends `me`'s session named by `handle`; whether there was one.
+    ///
+    /// # Errors
+    /// When the store refused.
+    pub async fn revoke(&self, me: &Me, handle: &str) -> Result<bool, String> {
+        let (id, handle) = (me.id, handle.to_string());
+        self.store.write(move |c| sql::revoke(c, id, &handle)).await
+    }
+
+    /// Deletes `me`'s account (see `sql::delete`).
+    ///
+    /// # Errors
+    /// When the store refused.
+    pub async fn delete(&self, me: &Me) -> Result<(), String> {
+        let id = me.id;
+        self.store
+            .write(move |c| sql::delete(c, id, epoch_ms()))
             .await
     }
 

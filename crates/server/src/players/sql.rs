@@ -326,3 +326,87 @@ pub fn sign_out(connection: &Connection, session_id: &str) -> Result<(), String>
         .map(drop)
         .map_err(|e| format!("cannot end the session: {e}"))
 }
+
+/// One of a player's sessions, as the list of their signed-in browsers
+/// shows it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct SessionRow {
+    /// A handle for it: the start of its stored id (never the secret).
+    pub id: String,
+    /// When it began and was last used (ms since the epoch).
+    pub created: i64,
+    /// When it was last used.
+    pub seen: i64,
+    /// The browser, as it named itself.
+    pub agent: String,
+    /// Whether it is the session asking.
+    pub current: bool,
+}
+
+/// Characters of a session's stored id that name it in the list.
+pub const HANDLE_LEN: usize = 16;
+
+/// Player `player`'s sessions, the most recently used first; `current` is
+/// the stored id of the one asking.
+///
+/// # Errors
+/// When the database refused.
+pub fn sessions(
+    connection: &Connection,
+    player: i64,
+    current: &str,
+) -> Result<Vec<SessionRow>, String> {
+    let mut query = connection
+        .prepare_cached(
+            "SELECT id, created_ms, seen_ms, agent FROM sessions WHERE player = ?1 ORDER BY seen_ms DESC",
+        )
+        .map_err(|e| format!("cannot read sessions: {e}"))?;
+    let rows = query
+        .query_map([player], |r| {
+            let id: String = r.get(0)?;
+            Ok(SessionRow {
+                current: id == current,
+                id: id.chars().take(HANDLE_LEN).collect(),
+                created: r.get(1)?,
+                seen: r.get(2)?,
+                agent: r.get(3)?,
+            })
+        })
+        .map_err(|e| format!("cannot read sessions: {e}"))?;
+    rows.collect::<rusqlite::Result<_>>()
+        .map_err(|e| format!("cannot read sessions: {e}"))
+}
+
+/// Ends player `player`'s session named by `handle`; whether there was one.
+///
+/// # Errors
+/// When the database refused.
+pub fn revoke(connection: &Connection, player: i64, handle: &str) -> Result<bool, String> {
+    if handle.len() != HANDLE_LEN || !handle.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Ok(false);
+    }
+    connection
+        .execute(
+            "DELETE FROM sessions WHERE player = ?1 AND substr(id, 1, ?3) = ?2",
+            params![player, handle, HANDLE_LEN],
+        )
+        .map(|n| n > 0)
+        .map_err(|e| format!("cannot end the session: {e}"))
+}
+
+/// Deletes player `player`'s account: their name becomes `deleted-ID` (a
+/// name no one can take), their password and sessions go, and their games
+/// stay in the archive under that name.
+///
+/// # Errors
+/// When the database refused.
+pub fn delete(connection: &Connection, player: i64, now_ms: u64) -> Result<(), String> {
+    connection
+        .execute(
+            "UPDATE players SET name = 'deleted-' || id, password = NULL, deleted_ms = ?2 WHERE id = ?1",
+            params![player, sql_ms(now_ms)],
+        )
+        .and_then(|_| connection.execute("DELETE FROM sessions WHERE player = ?1", [player]))
+        .map(drop)
+        .map_err(|e| format!("cannot delete the account: {e}"))
+}
