@@ -270,11 +270,15 @@ fn rated_classic() -> uttt_protocol::RoomOptions {
 
 /// A signed-up player's session secret and name.
 fn player(server: &Server) -> (String, String) {
+    let (secret, name, _) = signed_up(server);
+    (secret, name)
+}
+
+/// A new player: their session secret, name and CSRF token.
+fn signed_up(server: &Server) -> (String, String, String) {
     let made = sign_up(server, None);
-    (
-        secret(&made),
-        json(&made)["name"].as_str().unwrap().to_string(),
-    )
+    let field = |key: &str| json(&made)[key].as_str().unwrap().to_string();
+    (secret(&made), field("name"), field("csrf"))
 }
 
 /// A rated Classic room between `x` and `o` (sessions), both seated.
@@ -409,17 +413,8 @@ fn change_by(
 fn a_player_renames_once_a_day_with_the_sessions_token_and_signs_out() {
     let db = fresh_db();
     let server = server(&db);
-    let made = sign_up(&server, None);
-    let (ann, ann_name, ann_csrf) = (
-        secret(&made),
-        json(&made)["name"].as_str().unwrap().to_string(),
-        json(&made)["csrf"].as_str().unwrap().to_string(),
-    );
-    let made = sign_up(&server, None);
-    let (bob, bob_csrf) = (
-        secret(&made),
-        json(&made)["csrf"].as_str().unwrap().to_string(),
-    );
+    let (ann, ann_name, ann_csrf) = signed_up(&server);
+    let (bob, _, bob_csrf) = signed_up(&server);
 
     // Without the token, with another's, or from another site: refused.
     let body = r#"{"name":"Annabel"}"#;
@@ -515,17 +510,8 @@ fn page_of(server: &Server, name: &str) -> String {
 fn sessions_are_listed_and_ended_and_a_deleted_account_leaves_its_games_anonymous() {
     let db = fresh_db();
     let server = server(&db);
-    let made = sign_up(&server, None);
-    let (ann, ann_name, ann_csrf) = (
-        secret(&made),
-        json(&made)["name"].as_str().unwrap().to_string(),
-        json(&made)["csrf"].as_str().unwrap().to_string(),
-    );
-    let made = sign_up(&server, None);
-    let (bob, bob_csrf) = (
-        secret(&made),
-        json(&made)["csrf"].as_str().unwrap().to_string(),
-    );
+    let (ann, ann_name, ann_csrf) = signed_up(&server);
+    let (bob, _, bob_csrf) = signed_up(&server);
 
     let list = json(&server.get(
         "/api/me/sessions",
