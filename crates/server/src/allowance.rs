@@ -48,6 +48,7 @@ impl Allowance {
 /// A bucket per client address, shared by all its connections.
 pub struct PerAddress {
     buckets: Mutex<HashMap<IpAddr, Allowance>>,
+    burst: f64,
     rate: f64,
 }
 
@@ -60,7 +61,18 @@ impl PerAddress {
     pub fn new(rate: u32) -> PerAddress {
         PerAddress {
             buckets: Mutex::new(HashMap::new()),
+            burst: 2.0 * f64::from(rate),
             rate: f64::from(rate),
+        }
+    }
+
+    /// `burst` at once per address, refilled at `per_minute` a minute.
+    #[must_use]
+    pub fn per_minute(burst: u32, per_minute: u32) -> PerAddress {
+        PerAddress {
+            buckets: Mutex::new(HashMap::new()),
+            burst: f64::from(burst),
+            rate: f64::from(per_minute) / 60.0,
         }
     }
 
@@ -80,7 +92,7 @@ impl PerAddress {
         }
         buckets
             .entry(ip)
-            .or_insert_with(|| Allowance::new(2.0 * self.rate, self.rate))
+            .or_insert_with(|| Allowance::new(self.burst, self.rate))
             .take()
     }
 }

@@ -6,13 +6,16 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, State};
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::json;
 
 use crate::app::App;
+use crate::network::client_of;
 use crate::players::{Me, Rename, MAX_GAMES_PAGE};
 use crate::rating::Perf;
 use crate::ws::origin_allowed;
@@ -104,7 +107,11 @@ pub async fn get_me(State(app): State<Arc<App>>, headers: HeaderMap) -> Response
 /// `POST /api/session`: the session's player, made with a proposed name
 /// if the request has none (a player's first online action). Only from
 /// this site's pages.
-pub async fn post_session(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
+pub async fn post_session(
+    State(app): State<Arc<App>>,
+    ConnectInfo(remote): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+) -> Response {
     if !from_this_site(&app, &headers) {
         return ApiError::new(
             StatusCode::FORBIDDEN,
@@ -117,6 +124,14 @@ pub async fn post_session(State(app): State<Arc<App>>, headers: HeaderMap) -> Re
         Ok(Some(me)) => return Json(json!({ "name": me.name, "csrf": me.csrf })).into_response(),
         Ok(None) => {}
         Err(e) => return e.into_response(),
+    }
+    if !app.signups.take(client_of(remote.ip())) {
+        return ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate-limited",
+            "too many new players from this address; wait a minute",
+        )
+        .into_response();
     }
     let agent = headers
         .get(header::USER_AGENT)

@@ -16,6 +16,13 @@ use crate::hub::{Hub, RoomLimits};
 use crate::players::Players;
 use crate::store::Store;
 
+/// New players one client may make at once, and then a minute: enough
+/// for a household or a classroom behind one address, too few to fill the
+/// database with names.
+const SIGNUP_BURST: u32 = 10;
+/// See `SIGNUP_BURST`.
+const SIGNUPS_PER_MINUTE: u32 = 6;
+
 /// What the handlers share: the site and the rooms.
 pub struct App {
     /// The static files.
@@ -33,6 +40,8 @@ pub struct App {
     pub messages: PerAddress,
     /// Rooms each client may enter, over all its connections.
     pub joins: PerAddress,
+    /// New players each client may make (see `api.rs`).
+    pub signups: PerAddress,
     /// Places for game connections: fewer than all connections, so the
     /// site's pages and files are served while they are all taken.
     pub game_slots: Arc<Semaphore>,
@@ -67,6 +76,7 @@ impl App {
             hosts: Hosts::new(config.addr, &config.hosts),
             messages: PerAddress::new(config.messages_per_address),
             joins: PerAddress::new(config.joins_per_address),
+            signups: PerAddress::per_minute(SIGNUP_BURST, SIGNUPS_PER_MINUTE),
             game_slots: Arc::new(Semaphore::new(config.game_connections())),
             game_connections: u32::try_from(config.game_connections()).unwrap_or(u32::MAX),
             stopping: watch::channel(false).0,

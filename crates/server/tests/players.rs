@@ -588,3 +588,20 @@ fn sessions_are_listed_and_ended_and_a_deleted_account_leaves_its_games_anonymou
     assert!(name.starts_with("deleted-") && deleted.is_some(), "{name}");
     assert_ne!(name, ann_name);
 }
+
+#[test]
+fn one_address_makes_ten_players_at_once_then_waits() {
+    let db = fresh_db();
+    let server = server(&db);
+    let first = sign_up(&server, None);
+    let kept = secret(&first);
+    for n in 2..=10 {
+        assert_eq!(status(&sign_up(&server, None)), 201, "player {n}");
+    }
+    let eleventh = sign_up(&server, None);
+    assert_eq!(status(&eleventh), 429, "{eleventh}");
+    assert_eq!(json(&eleventh)["error"], "rate-limited");
+    assert!(header(&eleventh, "set-cookie").is_none());
+    // A player who has a session is not a new one: still answered.
+    assert_eq!(status(&sign_up(&server, Some(&kept))), 200);
+}
