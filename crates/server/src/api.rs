@@ -267,13 +267,7 @@ async fn changer(app: &App, headers: &HeaderMap) -> Result<Me, ApiError> {
         .get(CSRF_HEADER)
         .and_then(|v| v.to_str().ok())
         .unwrap_or("");
-    let same = token.len() == me.csrf.len()
-        && token
-            .bytes()
-            .zip(me.csrf.bytes())
-            .fold(0u8, |diff, (a, b)| diff | (a ^ b))
-            == 0;
-    if !same {
+    if !crate::room::same_token(token, &me.csrf) {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
             "bad-csrf",

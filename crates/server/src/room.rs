@@ -89,14 +89,11 @@ pub struct Room {
     pub grace_ms: u64,
 }
 
-/// Constant-time comparison of two tokens, so answer times say nothing
-/// about how much of a guess was right.
-fn same_token(a: &str, b: &str) -> bool {
-    a.len() == b.len()
-        && a.bytes()
-            .zip(b.bytes())
-            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
-            == 0
+/// Constant-time comparison of two secrets (seat tokens, CSRF tokens), so
+/// answer times say nothing about how much of a guess was right.
+#[must_use]
+pub fn same_token(a: &str, b: &str) -> bool {
+    subtle::ConstantTimeEq::ct_eq(a.as_bytes(), b.as_bytes()).into()
 }
 
 fn refuse(code: ErrorCode, message: &str) -> Refusal {

@@ -56,8 +56,6 @@ impl Watch {
     pub fn start(path: &Path) -> Result<Watch, String> {
         let meta = std::fs::metadata(path)
             .map_err(|e| format!("cannot read the database {}: {e}", path.display()))?;
-        let mut log = path.as_os_str().to_owned();
-        log.push("-wal");
         let database = Watched {
             path: path.to_path_buf(),
             what: "database",
@@ -65,7 +63,7 @@ impl Watch {
             len: Some(meta.len()),
         };
         let log = Watched {
-            path: PathBuf::from(log),
+            path: super::beside(path, "-wal"),
             what: "database's write-ahead log",
             identity: None,
             len: None,
