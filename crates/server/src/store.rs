@@ -82,6 +82,7 @@ fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
         M::up(include_str!("../migrations/01-rooms.sql")),
         M::up(include_str!("../migrations/02-players.sql")),
+        M::up(include_str!("../migrations/03-undo.sql")),
     ])
 }
 
@@ -407,8 +408,11 @@ fn save_all(connection: &Connection, snapshots: &[&Snapshot]) -> rusqlite::Resul
                 s.players[0].as_ref().map(|p| p.id),
                 s.players[1].as_ref().map(|p| p.id),
             ])?;
-            // A game's end is archived and rated with the save that stores it.
+            // The archive holds a game's end exactly when the saved room
+            // says the game ended: archived and rated with the save that
+            // stores its end, taken out with one that takes the end back.
             archive::archive_end(&transaction, s, epoch_ms())?;
+            archive::unarchive_unended(&transaction, s)?;
         }
     }
     transaction.commit()
@@ -420,7 +424,7 @@ fn json<T: serde::Serialize>(value: &T) -> String {
 
 /// Milliseconds as SQLite's signed integer (times and clocks are far
 /// below 2^63).
-fn ms_to_sql(ms: u64) -> i64 {
+pub(crate) fn ms_to_sql(ms: u64) -> i64 {
     i64::try_from(ms).unwrap_or(i64::MAX)
 }
 

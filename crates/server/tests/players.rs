@@ -3,18 +3,30 @@
 
 mod support;
 
+use std::time::Duration;
 use support::client::{classic, mv, Client};
 use support::{fresh_db, header, small_site, Server};
-use uttt_protocol::{ClientMessage, Role};
+
+use uttt_protocol::{ClientMessage, ErrorCode, Role, ServerMessage};
 
 fn server(db: &std::path::Path) -> Server {
+    server_failing(db, None)
+}
+
+/// A server whose fail points are armed with `failpoints` (the
+/// `FAILPOINTS` syntax of the fail crate), if given.
+fn server_failing(db: &std::path::Path, failpoints: Option<&str>) -> Server {
     let site = small_site("players");
-    Server::start(&[
+    let args = [
         "--site",
         site.to_str().unwrap(),
         "--db",
         db.to_str().unwrap(),
-    ])
+    ];
+    match failpoints {
+        Some(points) => Server::start_with(Some(&format!("export FAILPOINTS='{points}'")), &args),
+        None => Server::start(&args),
+    }
 }
 
 /// The status code of a raw HTTP answer.
@@ -346,6 +358,61 @@ fn a_rated_game_is_archived_and_rated_once_and_an_aborted_one_is_not_rated() {
     assert_eq!(games["games"][0]["rated"], false, "{games}");
     assert!(games["games"][0]["xBefore"].is_null());
     assert_eq!(page(&bob_name)["perfs"]["classic-blitz"]["games"], 1);
+}
+
+/// Plays Classic's c1-b2-a3 win for X from `x` and `o`, all but the last
+/// move; returns the last move's message.
+fn all_but_the_win(x: &mut Client, o: &mut Client) -> ClientMessage {
+    for (ply, cell) in [4, 0, 2, 1].into_iter().enumerate() {
+        let mover = if ply % 2 == 0 { &mut *x } else { &mut *o };
+        mover.send(&mv(ply as u32, 0, cell));
+        mover.state(|s| s.record.len() == "classic:".len() + 2 * (ply + 1));
+    }
+    mv(4, 0, 6)
+}
+
+#[test]
+fn a_games_end_taken_back_leaves_the_archive_and_gives_the_ratings_back() {
+    let db = fresh_db();
+    // Saves: two rooms made and seated (2 each), the first game's five
+    // moves, the second's first four; the second's winning move (the
+    // 14th save) takes 6 s, past the room's 3 s answer deadline.
+    let points = "room-answer=return(3000);store-save=13*off->1*sleep(6000)->off";
+    let server = server_failing(&db, Some(points));
+    let (ann, ann_name) = player(&server);
+    let (bob, bob_name) = player(&server);
+    let (mut x, mut o) = rated_room(&server, &ann, &bob);
+    let win = all_but_the_win(&mut x, &mut o);
+    x.send(&win);
+    assert!(x.state(|s| s.result.is_some()).result.is_some());
+    let page = |name: &str| json(&server.get(&format!("/api/players/{name}"), &[]));
+    let games = |name: &str| json(&server.get(&format!("/api/players/{name}/games"), &[]));
+    let (won, lost) = (page(&ann_name), page(&bob_name));
+
+    let (mut x, mut o) = rated_room(&server, &ann, &bob);
+    let win = all_but_the_win(&mut x, &mut o);
+    x.send(&win);
+    let answer = x.until_within(Duration::from_secs(40), "the win's answer", |m| match m {
+        ServerMessage::Error { code, .. } => Some(*code),
+        ServerMessage::State { state, .. } if state.result.is_some() => Some(ErrorCode::GameOver),
+        _ => None,
+    });
+    assert_eq!(
+        answer,
+        ErrorCode::ServerError,
+        "the slow save was not refused"
+    );
+    // The stalled save ends (archiving and rating the win), then is taken
+    // back: the archive and the ratings are as after the first game.
+    std::thread::sleep(Duration::from_secs(5));
+    assert_eq!(page(&ann_name), won);
+    assert_eq!(page(&bob_name), lost);
+    assert_eq!(games(&ann_name)["games"].as_array().map(Vec::len), Some(1));
+    // The game goes on and its end, played again, is archived and rated.
+    x.send(&win);
+    x.state(|s| s.result.is_some());
+    assert_eq!(games(&ann_name)["games"].as_array().map(Vec::len), Some(2));
+    assert_eq!(page(&ann_name)["perfs"]["classic-blitz"]["games"], 2);
 }
 
 #[test]

@@ -5,15 +5,13 @@ use rusqlite::{params, Connection, OptionalExtension};
 
 use super::names;
 use super::Me;
+use crate::archive::rating_row;
 use crate::rating::{Rating, PROVISIONAL_RD};
+use crate::store::ms_to_sql as sql_ms;
 
 /// Names tried for a new player before giving up (a taken proposal is
 /// tried again; 24 × 24 × 1000 names make a clash rare).
 const NAME_TRIES: usize = 20;
-
-fn sql_ms(ms: u64) -> i64 {
-    i64::try_from(ms).unwrap_or(i64::MAX)
-}
 
 /// Makes a player with a proposed name and a session for them (kept
 /// under `session_id`, with the CSRF token `csrf`).
@@ -108,17 +106,6 @@ pub fn player(connection: &Connection, name: &str) -> Result<Option<(i64, String
         )
         .optional()
         .map_err(|e| format!("cannot read the player: {e}"))
-}
-
-fn rating_row(r: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<Rating> {
-    let last: Option<i64> = r.get(first + 4)?;
-    Ok(Rating {
-        rating: r.get(first)?,
-        rd: r.get(first + 1)?,
-        volatility: r.get(first + 2)?,
-        games: r.get(first + 3)?,
-        last_ms: last.and_then(|ms| u64::try_from(ms).ok()),
-    })
 }
 
 /// A player's ratings, by performance key.
