@@ -4,6 +4,7 @@
 mod support;
 
 use std::time::Duration;
+use support::api::{json, player, secret, sign_up, signed_up, status};
 use support::client::{classic, mv, Client};
 use support::{fresh_db, header, small_site, Server};
 
@@ -27,43 +28,6 @@ fn server_failing(db: &std::path::Path, failpoints: Option<&str>) -> Server {
         Some(points) => Server::start_with(Some(&format!("export FAILPOINTS='{points}'")), &args),
         None => Server::start(&args),
     }
-}
-
-/// The status code of a raw HTTP answer.
-fn status(reply: &str) -> u16 {
-    reply
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0)
-}
-
-/// The JSON body of a raw HTTP answer (bodies here are small, never
-/// chunked by the server... but read past any chunk size line all the same).
-fn json(reply: &str) -> serde_json::Value {
-    let body = reply.split("\r\n\r\n").nth(1).unwrap_or_default();
-    let start = body.find('{').unwrap_or(0);
-    let end = body.rfind('}').map_or(body.len(), |i| i + 1);
-    serde_json::from_str(&body[start..end]).unwrap_or(serde_json::Value::Null)
-}
-
-/// `POST /api/session` from this server's own page.
-fn sign_up(server: &Server, cookie: Option<&str>) -> String {
-    let origin = format!("Origin: http://{}", server.addr);
-    let cookie = cookie.map(|c| format!("Cookie: uttt_session={c}"));
-    let mut headers = vec![origin.as_str(), "Content-Length: 0"];
-    headers.extend(cookie.as_deref());
-    server.request("POST", "/api/session", &headers)
-}
-
-/// The session secret a `Set-Cookie` answer gives.
-fn secret(reply: &str) -> String {
-    let cookie = header(reply, "set-cookie").expect("a session cookie");
-    cookie
-        .strip_prefix("uttt_session=")
-        .and_then(|rest| rest.split(';').next())
-        .expect("the cookie's value")
-        .to_string()
 }
 
 #[test]
@@ -278,19 +242,6 @@ fn rated_classic() -> uttt_protocol::RoomOptions {
         rated: true,
         ..classic()
     }
-}
-
-/// A signed-up player's session secret and name.
-fn player(server: &Server) -> (String, String) {
-    let (secret, name, _) = signed_up(server);
-    (secret, name)
-}
-
-/// A new player: their session secret, name and CSRF token.
-fn signed_up(server: &Server) -> (String, String, String) {
-    let made = sign_up(server, None);
-    let field = |key: &str| json(&made)[key].as_str().unwrap().to_string();
-    (secret(&made), field("name"), field("csrf"))
 }
 
 /// A rated Classic room between `x` and `o` (sessions), both seated.

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod api;
 pub mod client;
 
 use std::io::{BufRead, BufReader, Read, Write};
