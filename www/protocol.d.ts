@@ -36,6 +36,23 @@ clock: ClockSetting | null,
  * signed-in players (absent: not rated).
  */
 rated: boolean, };
+export type SeekOptions = { 
+/**
+ * Ultimate or Classic.
+ */
+kind: Kind, 
+/**
+ * Standard or tie-break (Classic always plays standard).
+ */
+rules: RuleSet, 
+/**
+ * The clock, or none (a correspondence game).
+ */
+clock: ClockSetting | null, 
+/**
+ * Rated (for signed-in players), or casual.
+ */
+rated: boolean, };
 export type ClientMessage = { "type": "create", 
 /**
  * How the room is set up.
@@ -60,12 +77,16 @@ board: number,
 /**
  * The cell, 0-8 in reading order.
  */
-cell: number, } | { "type": "resign", } | { "type": "offerDraw", } | { "type": "declineDraw", } | { "type": "rematch", } | { "type": "leave", } | { "type": "ping", 
+cell: number, } | { "type": "resign", } | { "type": "offerDraw", } | { "type": "declineDraw", } | { "type": "rematch", } | { "type": "leave", } | { "type": "seek", 
+/**
+ * The game asked for.
+ */
+seek: SeekOptions, } | { "type": "cancelSeek", } | { "type": "ping", 
 /**
  * Chosen by the client.
  */
 id: number, };
-export type ErrorCode = "bad-frame" | "bad-message" | "bad-version" | "bad-options" | "not-in-room" | "no-such-room" | "bad-token" | "not-a-player" | "no-opponent" | "not-your-turn" | "stale-move" | "illegal-move" | "game-over" | "game-in-play" | "no-draw-offer" | "rate-limited" | "server-full" | "server-error";
+export type ErrorCode = "bad-frame" | "bad-message" | "bad-version" | "bad-options" | "not-in-room" | "no-such-room" | "bad-token" | "not-a-player" | "no-opponent" | "not-your-turn" | "stale-move" | "illegal-move" | "game-over" | "game-in-play" | "no-draw-offer" | "rate-limited" | "server-full" | "server-error" | "seeking" | "not-seeking";
 export type Presence = "empty" | "connected" | "disconnected";
 export type EndReason = "won" | "draw" | "resigned" | "agreed" | "time";
 export type GameResult = { 
@@ -151,7 +172,46 @@ rematch: Array<Side>,
 /**
  * How many people are watching.
  */
-spectators: number, };
+spectators: number, 
+/**
+ * What the game does to each side's rating, when it is rated and
+ * both players' ratings are known.
+ */
+stakes: Stakes | null, };
+export type SideStakes = { 
+/**
+ * The rating before the game.
+ */
+rating: number, 
+/**
+ * Whether it is provisional (RD of 110 or more).
+ */
+provisional: boolean, 
+/**
+ * The change a win would make.
+ */
+win: number, 
+/**
+ * The change a draw would make.
+ */
+draw: number, 
+/**
+ * The change a loss would make.
+ */
+loss: number, 
+/**
+ * The rating after the game, once the game was rated.
+ */
+after: number | null, };
+export type Stakes = { 
+/**
+ * X's.
+ */
+x: SideStakes, 
+/**
+ * O's.
+ */
+o: SideStakes, };
 export type Role = "seat0" | "seat1" | "spectator";
 export type ServerMessage = { "type": "joined", 
 /**
@@ -190,4 +250,20 @@ id: number, } | { "type": "spectators",
 /**
  * Connections watching.
  */
-count: number, };
+count: number, } | { "type": "seeking", 
+/**
+ * The game asked for.
+ */
+seek: SeekOptions, 
+/**
+ * Players waiting in this pool, the asker included.
+ */
+waiting: number, 
+/**
+ * The rating the asker is paired by (whole points).
+ */
+rating: number, 
+/**
+ * Whether that rating is provisional.
+ */
+provisional: boolean, } | { "type": "seekEnded", };

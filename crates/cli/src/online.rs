@@ -434,6 +434,12 @@ impl Client {
                     state.spectators = count;
                 }
             }
+            ServerMessage::Seeking {
+                waiting, rating, ..
+            } => {
+                outln!("Looking for a game at {rating}: {waiting} waiting in this pool.");
+            }
+            ServerMessage::SeekEnded {} => outln!("No longer looking for a game."),
             ServerMessage::Pong { .. } => {}
         }
         Ok(Step::Go)

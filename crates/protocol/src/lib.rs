@@ -82,7 +82,7 @@ pub enum ColourChoice {
 
 /// A game clock: seconds for each side at the start, and seconds added to
 /// a side's clock after each of its moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Hash, Eq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ClockSetting {
@@ -116,6 +116,22 @@ pub struct RoomOptions {
     /// Whether its games change the players' ratings: only between two
     /// signed-in players (absent: not rated).
     #[serde(default)]
+    pub rated: bool,
+}
+
+/// What a player asks for with Play now: a game of these settings against
+/// whoever near their rating asks for the same (one pool per setting).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct SeekOptions {
+    /// Ultimate or Classic.
+    pub kind: Kind,
+    /// Standard or tie-break (Classic always plays standard).
+    pub rules: RuleSet,
+    /// The clock, or none (a correspondence game).
+    pub clock: Option<ClockSetting>,
+    /// Rated (for signed-in players), or casual.
     pub rated: bool,
 }
 
@@ -166,6 +182,15 @@ pub enum ClientMessage {
     Rematch {},
     /// Leaves the room for good (a seat's player gives up a game in play).
     Leave {},
+    /// Play now: waits in the pool of `seek`'s settings until paired; the
+    /// game then starts as a room both players were seated in (`joined`).
+    Seek {
+        /// The game asked for.
+        seek: SeekOptions,
+    },
+    /// Stops waiting in the pool (answered `seekEnded`, or `joined` when the
+    /// pairing was made first).
+    CancelSeek {},
     /// Asks for a `pong` with the same `id` (clients measure round trips).
     Ping {
         /// Chosen by the client.
@@ -215,6 +240,10 @@ pub enum ErrorCode {
     ServerFull,
     /// The server failed; the room is unchanged.
     ServerError,
+    /// The connection is waiting in a pool: cancel the seek first.
+    Seeking,
+    /// A `cancelSeek` while not waiting in any pool.
+    NotSeeking,
 }
 
 /// Whether a seat's player is connected.
@@ -308,6 +337,40 @@ pub struct RoomState {
     pub rematch: Vec<Side>,
     /// How many people are watching.
     pub spectators: u32,
+    /// What the game does to each side's rating, when it is rated and
+    /// both players' ratings are known.
+    #[serde(default)]
+    pub stakes: Option<Stakes>,
+}
+
+/// What a rated game does to one side's rating (whole rating points).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct SideStakes {
+    /// The rating before the game.
+    pub rating: i32,
+    /// Whether it is provisional (RD of 110 or more).
+    pub provisional: bool,
+    /// The change a win would make.
+    pub win: i32,
+    /// The change a draw would make.
+    pub draw: i32,
+    /// The change a loss would make.
+    pub loss: i32,
+    /// The rating after the game, once the game was rated.
+    pub after: Option<i32>,
+}
+
+/// Each side's stakes in a rated game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Stakes {
+    /// X's.
+    pub x: SideStakes,
+    /// O's.
+    pub o: SideStakes,
 }
 
 impl RoomState {
@@ -396,6 +459,20 @@ pub enum ServerMessage {
         /// Connections watching.
         count: u32,
     },
+    /// Waiting in a Play now pool: sent when the seek is taken, and again
+    /// when the number of players waiting in the pool changes.
+    Seeking {
+        /// The game asked for.
+        seek: SeekOptions,
+        /// Players waiting in this pool, the asker included.
+        waiting: u32,
+        /// The rating the asker is paired by (whole points).
+        rating: i32,
+        /// Whether that rating is provisional.
+        provisional: bool,
+    },
+    /// No longer waiting in the pool (the seek was cancelled).
+    SeekEnded {},
 }
 
 /// A frame as written on the wire: the message with the version.
@@ -742,6 +819,7 @@ mod tests {
             draw_offer: Some(Side::X),
             rematch: vec![],
             spectators: 3,
+            stakes: None,
         };
         for message in [
             ServerMessage::Joined {

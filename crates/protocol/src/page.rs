@@ -39,6 +39,7 @@ fn declarations() -> String {
         ColourChoice::decl(&cfg),
         ClockSetting::decl(&cfg),
         RoomOptions::decl(&cfg),
+        SeekOptions::decl(&cfg),
         ClientMessage::decl(&cfg),
         ErrorCode::decl(&cfg),
         Presence::decl(&cfg),
@@ -46,6 +47,8 @@ fn declarations() -> String {
         GameResult::decl(&cfg),
         ClockState::decl(&cfg),
         RoomState::decl(&cfg),
+        SideStakes::decl(&cfg),
+        Stakes::decl(&cfg),
         Role::decl(&cfg),
         ServerMessage::decl(&cfg),
     ];
@@ -108,6 +111,7 @@ fn rooms() -> Vec<RoomState> {
                         draw_offer: None,
                         rematch: Vec::new(),
                         spectators: 0,
+                        stakes: None,
                     });
                 }
             }

@@ -247,6 +247,27 @@ pub async fn get_leaderboard(State(app): State<Arc<App>>, Path(perf): Path<Strin
     }
 }
 
+/// `GET /api/pools`: how many players wait in each Play now pool (pools
+/// nobody waits in are left out). Counts only: who waits is not said.
+pub async fn get_pools(State(app): State<Arc<App>>) -> Response {
+    let pools: Vec<_> = app
+        .lobby
+        .counts()
+        .into_iter()
+        .map(|(seek, waiting)| {
+            json!({
+                "perf": Perf::of(seek.kind, seek.rules, seek.clock).key(),
+                "kind": seek.kind,
+                "rules": seek.rules,
+                "clock": seek.clock,
+                "rated": seek.rated,
+                "waiting": waiting,
+            })
+        })
+        .collect();
+    Json(json!({ "pools": pools })).into_response()
+}
+
 /// The header a change carries its session's CSRF token in.
 const CSRF_HEADER: &str = "x-csrf-token";
 

@@ -13,6 +13,7 @@ use crate::allowance::PerAddress;
 use crate::config::Config;
 use crate::hosts::Hosts;
 use crate::hub::{Hub, RoomLimits};
+use crate::lobby::Lobby;
 use crate::players::Players;
 use crate::store::Store;
 
@@ -29,6 +30,8 @@ pub struct App {
     pub site: Site,
     /// The open rooms.
     pub hub: Arc<Hub>,
+    /// Play now's pools.
+    pub lobby: Lobby,
     /// The players and their sessions.
     pub players: Players,
     /// Origins besides this server's own whose pages may open a game
@@ -58,7 +61,8 @@ pub struct App {
 
 impl App {
     /// The application `config` describes, its rooms kept in `store`
-    /// (`config.addr` is the address bound, its port never 0).
+    /// (`config.addr` is the address bound, its port never 0). Starts the
+    /// lobby's task: call within the runtime.
     #[must_use]
     pub fn new(config: &Config, store: Store) -> App {
         let limits = RoomLimits {
@@ -68,10 +72,12 @@ impl App {
             idle_room: config.idle_room,
             unplayed_room: config.unplayed_room,
         };
+        let hub = Arc::new(Hub::new(limits, store.clone()));
         App {
             site: Site::new(config),
-            players: Players::new(store.clone()),
-            hub: Arc::new(Hub::new(limits, store)),
+            players: Players::new(store),
+            lobby: Lobby::start(Arc::clone(&hub)),
+            hub,
             allowed_origins: config.allowed_origins.clone(),
             hosts: Hosts::new(config.addr, &config.hosts),
             messages: PerAddress::new(config.messages_per_address),

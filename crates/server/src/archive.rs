@@ -188,7 +188,10 @@ pub fn rating_row(r: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<Ratin
 }
 
 /// A player's rating in `perf`, or a new player's.
-fn rating_of(connection: &Connection, player: i64, perf: &str) -> rusqlite::Result<Rating> {
+///
+/// # Errors
+/// When the database refused.
+pub fn rating_of(connection: &Connection, player: i64, perf: &str) -> rusqlite::Result<Rating> {
     let found = connection
         .prepare_cached(
             "SELECT rating, rd, volatility, games, last_ms FROM ratings WHERE player = ?1 AND perf = ?2",

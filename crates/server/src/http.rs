@@ -68,6 +68,7 @@ pub fn router(app: Arc<App>) -> Router {
             .route(&format!("{base}api/me/name"), post(api::post_name))
             .route(&format!("{base}api/signout"), post(api::post_sign_out))
             .route(&format!("{base}api/players/{{name}}"), get(api::get_player))
+            .route(&format!("{base}api/pools"), get(api::get_pools))
             .route(
                 &format!("{base}api/players/{{name}}/games"),
                 get(api::get_games),

@@ -29,6 +29,7 @@ use crate::clock::epoch_ms;
 use crate::pace::Pace;
 use crate::players::Player;
 use crate::room::{Room, Snapshot};
+use crate::stakes;
 use crate::store::Store;
 
 /// Frames waiting for one connection; more and it is dropped as too slow.
@@ -118,6 +119,13 @@ pub struct Hub {
     created: Mutex<HashMap<IpAddr, (Instant, u32)>>,
     limits: RoomLimits,
     next_conn: AtomicU64,
+}
+
+/// A fair coin from the operating system (a fixed side should it fail,
+/// which only decides who moves first).
+#[must_use]
+pub fn coin() -> bool {
+    random_bytes::<1>().is_ok_and(|[b]| b & 1 == 1)
 }
 
 /// The clock the rooms run on: milliseconds of a monotonic clock since the
@@ -281,10 +289,28 @@ impl Hub {
             return Err(server_full());
         }
         self.count_creation(address)?;
+        self.open_room(conn, options, player, out).await
+    }
+
+    /// Opens a room with connection `conn` (of `player`, if signed in) in
+    /// seat 0; Play now's pairings open theirs here, not counted against
+    /// an address (the players asked for a game, not a room).
+    ///
+    /// # Errors
+    /// `server-full`, or `server-error` when the store refuses.
+    pub async fn open_room(
+        self: &Arc<Hub>,
+        conn: u64,
+        options: RoomOptions,
+        player: Option<Player>,
+        out: Outbox,
+    ) -> Result<Membership, Refusal> {
+        if self.room_count() >= self.limits.max_rooms {
+            return Err(server_full());
+        }
         let code = room_code()?;
         let token = seat_token()?;
-        let coin = random_bytes::<1>()?[0] & 1 == 1;
-        let mut room = Room::new(code.clone(), options, token.clone(), coin);
+        let mut room = Room::new(code.clone(), options, token.clone(), coin());
         room.assign_player(Role::Seat0, player);
         room.grace_ms = self.limits.grace_ms;
         let saved = room.snapshot();
@@ -550,6 +576,8 @@ async fn room_task(
                     // the result still stands here and is stored with the
                     // next change.
                     if persist(&hub, &room, &mut saved).await.is_ok() || room.result.is_some() {
+                        let game = room.game_number;
+                        stakes::update(&hub.store, &mut room, game, false).await;
                         broadcast(&mut room, &mut members);
                         watchers.told(Instant::now());
                     }
@@ -573,6 +601,8 @@ async fn room_task(
         // A flag that fell since the timer last woke ends the game before
         // the command is weighed, and is stored and told whatever its fate.
         if room.settle(now_ms()) && persist(&hub, &room, &mut saved).await.is_ok() {
+            let game = room.game_number;
+            stakes::update(&hub.store, &mut room, game, false).await;
             broadcast(&mut room, &mut members);
             watchers.told(Instant::now());
         }
@@ -734,6 +764,15 @@ async fn handle(
                 take_back(hub, room, saved, before).await;
                 return Tell::Nobody;
             }
+            if result.is_ok() {
+                stakes::update(
+                    &hub.store,
+                    room,
+                    before.game_number,
+                    before.result.is_some(),
+                )
+                .await;
+            }
             let answer = result.as_ref().map(|(role, _)| *role).map_err(Clone::clone);
             let tell = match answer {
                 Ok(Role::Spectator) => Tell::Watchers,
@@ -777,6 +816,15 @@ async fn handle(
             if result.is_ok() && reply.is_closed() {
                 take_back(hub, room, saved, before).await;
                 return Tell::Nobody;
+            }
+            if result.is_ok() {
+                stakes::update(
+                    &hub.store,
+                    room,
+                    before.game_number,
+                    before.result.is_some(),
+                )
+                .await;
             }
             let tell = if result.is_ok() {
                 Tell::Everyone

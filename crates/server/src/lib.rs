@@ -22,6 +22,7 @@ pub mod hosts;
 pub mod http;
 pub mod hub;
 pub mod listen;
+pub mod lobby;
 pub mod network;
 pub mod pace;
 pub mod players;
@@ -29,6 +30,7 @@ pub mod qr;
 pub mod rating;
 pub mod room;
 pub mod site;
+pub mod stakes;
 pub mod store;
 pub mod ws;
 

@@ -7,7 +7,7 @@
 use uttt_core::Outcome;
 use uttt_protocol::{
     ClientMessage, ClockState, ColourChoice, EndReason, ErrorCode, GameResult, Presence, Refusal,
-    Role, RoomOptions, RoomState, Side,
+    Role, RoomOptions, RoomState, Side, Stakes,
 };
 
 use crate::game::{side, OnlineGame};
@@ -87,6 +87,9 @@ pub struct Room {
     pub spectators: u32,
     /// How long a seat's player may be away from a timed game.
     pub grace_ms: u64,
+    /// What a rated game does to the players' ratings (kept by the hub,
+    /// from the store; not saved with the room).
+    pub stakes: Option<Stakes>,
 }
 
 /// Constant-time comparison of two secrets (seat tokens, CSRF tokens), so
@@ -131,7 +134,19 @@ impl Room {
             rematch: [false; 2],
             spectators: 0,
             grace_ms: GRACE_MS,
+            stakes: None,
         }
+    }
+
+    /// The signed-in players holding X and O, when both seats have one.
+    #[must_use]
+    pub fn players_by_side(&self) -> Option<[&Player; 2]> {
+        let player = |seat: u8| {
+            self.seats[usize::from(seat)]
+                .as_ref()
+                .and_then(|s| s.player.as_ref())
+        };
+        Some([player(self.x_seat)?, player(self.x_seat ^ 1)?])
     }
 
     /// The side seat `seat` plays in this game.
@@ -391,7 +406,10 @@ impl Room {
                 Ok(())
             }
             ClientMessage::Rematch {} => self.ask_rematch(seat, now),
-            ClientMessage::Create { .. } | ClientMessage::Join { .. } => Err(refuse(
+            ClientMessage::Create { .. }
+            | ClientMessage::Join { .. }
+            | ClientMessage::Seek { .. }
+            | ClientMessage::CancelSeek {} => Err(refuse(
                 ErrorCode::NotInRoom,
                 "this connection is already in a room",
             )),
@@ -523,6 +541,7 @@ impl Room {
                 .map(|s| self.side_of(s))
                 .collect(),
             spectators: self.spectators,
+            stakes: self.stakes,
         }
     }
 }
@@ -628,6 +647,7 @@ impl Room {
             rematch: snapshot.rematch,
             spectators: 0,
             grace_ms,
+            stakes: None,
         };
         if let (Some(clock), Some(left)) = (room.clock.as_mut(), snapshot.clock_left) {
             clock.left = left;

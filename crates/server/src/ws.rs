@@ -19,7 +19,8 @@ use axum::Extension;
 use futures_util::SinkExt;
 use tokio::sync::{mpsc, oneshot, OwnedSemaphorePermit};
 use uttt_protocol::{
-    read_client, write, ClientMessage, ErrorCode, Refusal, ServerMessage, MAX_FRAME_BYTES,
+    read_client, write, ClientMessage, ErrorCode, Kind, Refusal, RuleSet, SeekOptions,
+    ServerMessage, MAX_FRAME_BYTES,
 };
 
 use crate::allowance::Allowance;
@@ -27,8 +28,10 @@ use crate::api;
 use crate::app::App;
 use crate::hub::{ask, Command, Membership, OUTBOX_FRAMES};
 use crate::listen::ConnectionSlot;
+use crate::lobby::{Pairing, Seeker};
 use crate::network::client_of;
 use crate::players::Player;
+use crate::rating::{Perf, Rating};
 
 /// The largest WebSocket message read at all; between this and
 /// [`MAX_FRAME_BYTES`] a frame gets a `bad-frame` error, above it the
@@ -156,6 +159,11 @@ struct Connection {
     leaving: bool,
     /// The signed-in player, from the session cookie of the upgrade.
     player: Option<Player>,
+    /// While waiting in a Play now pool: where the pairing comes.
+    seek: Option<oneshot::Receiver<Pairing>>,
+    /// Set when a wait in a pool ended without a room: the time to enter
+    /// one starts again.
+    seek_ended: bool,
 }
 
 async fn connection(
@@ -178,6 +186,8 @@ async fn connection(
         member: None,
         leaving: false,
         player,
+        seek: None,
+        seek_ended: false,
     };
     // Marked changed, so a connection that came as the server began to
     // stop is closed at once too.
@@ -248,12 +258,17 @@ async fn connection(
                     send_message(&mut socket, Message::Close(None)).await;
                     break;
                 }
+                if std::mem::take(&mut me.seek_ended) {
+                    join_by.as_mut().reset(tokio::time::Instant::now() + me.app.join_within);
+                }
                 if refusals >= MAX_REFUSALS {
                     close(&mut socket, 1008, "too many refused frames").await;
                     break;
                 }
             }
-            outgoing = inbox.recv(), if me.member.is_some() => {
+            // A waiter in a pool hears of it (and of its pairing's room)
+            // through the outbox too.
+            outgoing = inbox.recv(), if me.member.is_some() || me.seek.is_some() => {
                 // None: the room dropped this connection (too slow) or ended.
                 let Some(frame) = outgoing else { break };
                 if !send(&mut socket, frame).await {
@@ -267,7 +282,24 @@ async fn connection(
                 close(&mut socket, 1012, "the server is restarting; come back in a moment").await;
                 break;
             }
-            () = &mut join_by, if me.member.is_none() => {
+            paired = pairing(&mut me.seek), if me.seek.is_some() => {
+                me.seek = None;
+                match paired {
+                    Ok(Ok(member)) => me.enter(member),
+                    Ok(Err(refusal)) => {
+                        me.seek_ended = true;
+                        if !send(&mut socket, Utf8Bytes::from(write(&refusal.to_message()))).await {
+                            break;
+                        }
+                    }
+                    // The lobby is gone: the server is stopping.
+                    Err(_) => me.seek_ended = true,
+                }
+                if std::mem::take(&mut me.seek_ended) {
+                    join_by.as_mut().reset(tokio::time::Instant::now() + me.app.join_within);
+                }
+            }
+            () = &mut join_by, if me.member.is_none() && me.seek.is_none() => {
                 let reason = format!(
                     "create or join a room within {} s",
                     me.app.join_within.as_secs_f64().ceil()
@@ -282,12 +314,25 @@ async fn connection(
             }
         }
     }
+    if me.seek.is_some() {
+        me.app.lobby.cancel(me.conn).await;
+    }
     if let Some(member) = me.member {
         let _ = tokio::time::timeout(
             SEND_TIMEOUT,
             member.queue.send(Command::Gone { conn: member.conn }),
         )
         .await;
+    }
+}
+
+/// The pairing of a seek, once it comes; never without a seek.
+async fn pairing(
+    seek: &mut Option<oneshot::Receiver<Pairing>>,
+) -> Result<Pairing, oneshot::error::RecvError> {
+    match seek {
+        Some(pairing) => pairing.await,
+        None => std::future::pending().await,
     }
 }
 
@@ -344,6 +389,8 @@ impl Connection {
         let message = read_client(text)?;
         match message {
             ClientMessage::Ping { id } => Ok(Some(ServerMessage::Pong { id })),
+            ClientMessage::Seek { seek } => self.seek(seek).await,
+            ClientMessage::CancelSeek {} => self.cancel_seek().await,
             ClientMessage::Create { options } => {
                 let out = self.out_for_a_room()?;
                 let member = self
@@ -392,6 +439,12 @@ impl Connection {
 
     /// A sender for the room about to be entered.
     fn out_for_a_room(&self) -> Result<mpsc::Sender<Utf8Bytes>, Refusal> {
+        if self.seek.is_some() {
+            return Err(Refusal::new(
+                ErrorCode::Seeking,
+                "this connection is looking for a game: cancel that first",
+            ));
+        }
         match (&self.member, &self.out) {
             (None, Some(out)) => Ok(out.clone()),
             _ => Err(Refusal::new(
@@ -399,6 +452,86 @@ impl Connection {
                 "this connection is already in a room",
             )),
         }
+    }
+
+    /// Play now: waits in the pool of `seek` (see `lobby.rs`). The lobby
+    /// answers `seeking` through the outbox, and the pairing comes later.
+    async fn seek(&mut self, mut seek: SeekOptions) -> Result<Option<ServerMessage>, Refusal> {
+        let out = self.out_for_a_room()?;
+        if !seek
+            .clock
+            .is_some_and(uttt_protocol::ClockSetting::is_valid)
+        {
+            return Err(Refusal::new(
+                ErrorCode::BadOptions,
+                "Play now games have a clock of 10 to 3600 seconds and 0 to 60 seconds a move",
+            ));
+        }
+        if seek.rated && self.player.is_none() {
+            return Err(Refusal::new(
+                ErrorCode::BadOptions,
+                "rated games are for signed-in players; casual ones are open to all",
+            ));
+        }
+        // Classic has one set of rules: one pool.
+        if seek.kind == Kind::Classic {
+            seek.rules = RuleSet::Standard;
+        }
+        let (rating, colour_balance) = match &self.player {
+            Some(player) => {
+                let perf = Perf::of(seek.kind, seek.rules, seek.clock);
+                let facts = self.app.players.seek_facts(player.id, perf);
+                match tokio::time::timeout(SESSION_WAIT, facts).await {
+                    Ok(Ok(facts)) => facts,
+                    Ok(Err(e)) => {
+                        eprintln!("uttt-server: a seeker's rating cannot be read: {e}");
+                        return Err(Refusal::new(
+                            ErrorCode::ServerError,
+                            "the server cannot look for a game just now; try again",
+                        ));
+                    }
+                    Err(_) => {
+                        return Err(Refusal::new(
+                            ErrorCode::ServerError,
+                            "the server cannot look for a game just now; try again",
+                        ))
+                    }
+                }
+            }
+            None => (Rating::NEW, 0),
+        };
+        let (paired, pairing) = oneshot::channel();
+        self.app.lobby.seek(
+            seek,
+            Seeker {
+                conn: self.conn,
+                player: self.player.clone(),
+                address: self.client,
+                rating,
+                colour_balance,
+                out,
+                paired,
+            },
+        )?;
+        self.seek = Some(pairing);
+        Ok(None)
+    }
+
+    /// Stops waiting in the pool: `seekEnded`, or nothing when the pairing
+    /// came first (its `joined` follows).
+    async fn cancel_seek(&mut self) -> Result<Option<ServerMessage>, Refusal> {
+        if self.seek.is_none() {
+            return Err(Refusal::new(
+                ErrorCode::NotSeeking,
+                "not looking for a game",
+            ));
+        }
+        if self.app.lobby.cancel(self.conn).await {
+            self.seek = None;
+            self.seek_ended = true;
+            return Ok(Some(ServerMessage::SeekEnded {}));
+        }
+        Ok(None)
     }
 
     /// Now in a room: only the room holds the outbox's sender, and the

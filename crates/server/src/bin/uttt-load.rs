@@ -197,7 +197,10 @@ async fn player((url, totals, playing, stop, pause, game): Common, start: Start)
                 fail();
                 continue;
             }
-            ServerMessage::Pong { .. } | ServerMessage::Spectators { .. } => continue,
+            ServerMessage::Pong { .. }
+            | ServerMessage::Spectators { .. }
+            | ServerMessage::Seeking { .. }
+            | ServerMessage::SeekEnded {} => continue,
         };
         let Ok(game) = OnlineGame::from_record(&state.record) else {
             return fail();

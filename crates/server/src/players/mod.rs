@@ -21,6 +21,8 @@ pub const MAX_GAMES_PAGE: u32 = 1000;
 pub const LEADERBOARD_GAMES: u32 = 10;
 /// Players a leaderboard shows.
 pub const LEADERBOARD_SIZE: usize = 100;
+/// Recent games whose colours decide who gets X in a pairing.
+pub const COLOUR_GAMES: u32 = 10;
 
 /// A player as a room knows them: who holds a seat.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -271,6 +273,22 @@ impl Players {
                     .into_iter()
                     .map(|(name, r)| (name, r.at(now)))
                     .collect())
+            })
+            .await
+    }
+
+    /// What pairing needs of `player` for a game of `perf`: their rating
+    /// as it stands now, and how many more X games than O games they had
+    /// among their last [`COLOUR_GAMES`].
+    ///
+    /// # Errors
+    /// When the store cannot be read.
+    pub async fn seek_facts(&self, player: i64, perf: Perf) -> Result<(Rating, i32), String> {
+        let key = perf.key();
+        self.store
+            .read(move |c| {
+                let rating = sql::rating(c, player, &key)?.at(epoch_ms());
+                Ok((rating, sql::colour_balance(c, player, COLOUR_GAMES)?))
             })
             .await
     }

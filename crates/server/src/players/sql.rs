@@ -108,6 +108,29 @@ pub fn player(connection: &Connection, name: &str) -> Result<Option<(i64, String
         .map_err(|e| format!("cannot read the player: {e}"))
 }
 
+/// A player's rating in `perf` (a new player's if they have none).
+///
+/// # Errors
+/// When the database refused.
+pub fn rating(connection: &Connection, player: i64, perf: &str) -> Result<Rating, String> {
+    crate::archive::rating_of(connection, player, perf)
+        .map_err(|e| format!("cannot read a rating: {e}"))
+}
+
+/// X games minus O games among `player`'s last `games` archived games.
+///
+/// # Errors
+/// When the database refused.
+pub fn colour_balance(connection: &Connection, player: i64, games: u32) -> Result<i32, String> {
+    connection
+        .prepare_cached(
+            "SELECT COALESCE(SUM(CASE WHEN x = ?1 THEN 1 ELSE -1 END), 0) FROM
+                (SELECT x FROM games WHERE x = ?1 OR o = ?1 ORDER BY ended_ms DESC LIMIT ?2)",
+        )
+        .and_then(|mut q| q.query_row(params![player, games], |r| r.get(0)))
+        .map_err(|e| format!("cannot read recent colours: {e}"))
+}
+
 /// A player's ratings, by performance key.
 ///
 /// # Errors

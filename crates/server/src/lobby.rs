@@ -1,0 +1,342 @@
+//! Play now: one actor owns every pool of players waiting for a game and
+//! pairs them (`docs/protocol.md`, "Play now").
+//!
+//! A pool is one game setting ([`SeekOptions`]: kind, rules, clock,
+//! rated). Each seeker is paired with the waiting player of the closest
+//! rating whose gap either of the two accepts; a seeker accepts a gap of
+//! [`BASE_RANGE`] at first, widened by [`WIDEN_PER_SECOND`] for every
+//! second waited, so nobody waits long for want of an equal. A player is
+//! never paired with themselves (two tabs of one account). X goes to the
+//! one of the two who played O more often in their recent games.
+//!
+//! A pairing is a room made for the two, both seated: each seeker's
+//! connection hears `joined` and the room's state, as after `create` and
+//! `join`, and plays on as in any room.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tokio::sync::{mpsc, oneshot};
+use uttt_protocol::{
+    write, ColourChoice, ErrorCode, Refusal, RoomOptions, SeekOptions, ServerMessage,
+};
+
+use crate::hub::{Command, Hub, Membership, Outbox};
+use crate::players::Player;
+use crate::rating::Rating;
+
+/// The rating gap a newcomer accepts.
+pub const BASE_RANGE: f64 = 100.0;
+/// How much wider the accepted gap grows each second waited.
+pub const WIDEN_PER_SECOND: f64 = 50.0;
+/// How often the pools are paired again (ranges widen) and their
+/// waiters told how many wait with them.
+const TICK: Duration = Duration::from_millis(500);
+/// Commands waiting for the lobby at most; beyond, a seek is refused as
+/// the server being busy.
+const QUEUE: usize = 4096;
+
+/// Who a seeker is, for the rule that nobody plays themselves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Who {
+    Player(i64),
+    Guest(u64),
+}
+
+/// What a seeker learns when their wait ends in a pairing: their place in
+/// the new room, or why there is none (they may seek again).
+pub type Pairing = Result<Membership, Refusal>;
+
+/// One player waiting in a pool.
+pub struct Seeker {
+    /// The connection's number.
+    pub conn: u64,
+    /// The signed-in player, if any (a rated seek always has one).
+    pub player: Option<Player>,
+    /// Their client's address.
+    pub address: IpAddr,
+    /// Their rating in the pool's performance.
+    pub rating: Rating,
+    /// X games minus O games among their recent games.
+    pub colour_balance: i32,
+    /// Where the room's frames go: the connection's outbox.
+    pub out: Outbox,
+    /// Where the pairing goes.
+    pub paired: oneshot::Sender<Pairing>,
+}
+
+impl Seeker {
+    fn who(&self) -> Who {
+        self.player
+            .as_ref()
+            .map_or(Who::Guest(self.conn), |p| Who::Player(p.id))
+    }
+}
+
+struct Waiting {
+    seeker: Seeker,
+    since: Instant,
+}
+
+impl Waiting {
+    /// The gap this waiter accepts at `now`.
+    fn range(&self, now: Instant) -> f64 {
+        BASE_RANGE + WIDEN_PER_SECOND * now.duration_since(self.since).as_secs_f64()
+    }
+}
+
+enum LobbyCommand {
+    Seek(SeekOptions, Seeker),
+    /// Answers whether the seek was still waiting (and is now cancelled);
+    /// false when it was already taken for a pairing, or never was.
+    Cancel(u64, oneshot::Sender<bool>),
+}
+
+/// The pools' sizes, for the Play view (`GET /api/pools`).
+pub type Counts = Vec<(SeekOptions, u32)>;
+
+/// The handle to the lobby's actor.
+pub struct Lobby {
+    queue: mpsc::Sender<LobbyCommand>,
+    counts: Arc<Mutex<Counts>>,
+}
+
+impl Lobby {
+    /// Starts the lobby's actor; its pairings become rooms of `hub`.
+    #[must_use]
+    pub fn start(hub: Arc<Hub>) -> Lobby {
+        let (queue, commands) = mpsc::channel(QUEUE);
+        let counts = Arc::new(Mutex::new(Vec::new()));
+        tokio::spawn(run(hub, commands, Arc::clone(&counts)));
+        Lobby { queue, counts }
+    }
+
+    /// Puts `seeker` in the pool of `seek`.
+    ///
+    /// # Errors
+    /// `server-full` when the lobby cannot take more now.
+    pub fn seek(&self, seek: SeekOptions, seeker: Seeker) -> Result<(), Refusal> {
+        self.queue
+            .try_send(LobbyCommand::Seek(seek, seeker))
+            .map_err(|_| {
+                Refusal::new(
+                    ErrorCode::ServerFull,
+                    "too many players are looking for a game; try again soon",
+                )
+            })
+    }
+
+    /// Takes connection `conn`'s seek out of its pool. True when it was
+    /// waiting; false when a pairing took it first (it arrives on the
+    /// seeker's channel) or there was none.
+    pub async fn cancel(&self, conn: u64) -> bool {
+        let (reply, answer) = oneshot::channel();
+        if self
+            .queue
+            .send(LobbyCommand::Cancel(conn, reply))
+            .await
+            .is_err()
+        {
+            return false;
+        }
+        answer.await.unwrap_or(false)
+    }
+
+    /// How many wait in each pool that has anyone waiting.
+    #[must_use]
+    pub fn counts(&self) -> Counts {
+        self.counts.lock().map(|c| c.clone()).unwrap_or_default()
+    }
+}
+
+/// The lobby's actor: takes seeks and cancellations, and pairs each pool
+/// when a seek arrives and at every tick.
+async fn run(
+    hub: Arc<Hub>,
+    mut commands: mpsc::Receiver<LobbyCommand>,
+    counts: Arc<Mutex<Counts>>,
+) {
+    let mut pools: HashMap<SeekOptions, Vec<Waiting>> = HashMap::new();
+    let mut told: HashMap<SeekOptions, usize> = HashMap::new();
+    let mut tick = tokio::time::interval(TICK);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            command = commands.recv() => {
+                let Some(command) = command else { break };
+                match command {
+                    LobbyCommand::Seek(seek, seeker) => {
+                        let pool = pools.entry(seek).or_default();
+                        pool.retain(|w| !w.seeker.paired.is_closed());
+                        tell_seeking(&seeker, seek, pool.len() + 1);
+                        pool.push(Waiting { seeker, since: Instant::now() });
+                        pair_one(&hub, seek, pool, pool.len() - 1, Instant::now());
+                    }
+                    LobbyCommand::Cancel(conn, reply) => {
+                        let found = pools.values_mut().any(|pool| {
+                            let before = pool.len();
+                            pool.retain(|w| w.seeker.conn != conn);
+                            pool.len() != before
+                        });
+                        let _ = reply.send(found);
+                    }
+                }
+            }
+            _ = tick.tick() => {
+                let now = Instant::now();
+                for (seek, pool) in &mut pools {
+                    pair(&hub, *seek, pool, now);
+                }
+                pools.retain(|_, pool| !pool.is_empty());
+                tell_counts(&pools, &mut told);
+            }
+        }
+        publish(&pools, &counts);
+    }
+}
+
+/// Writes the pools' sizes where `GET /api/pools` reads them.
+fn publish(pools: &HashMap<SeekOptions, Vec<Waiting>>, counts: &Mutex<Counts>) {
+    let sizes = pools
+        .iter()
+        .filter(|(_, pool)| !pool.is_empty())
+        .map(|(seek, pool)| (*seek, u32::try_from(pool.len()).unwrap_or(u32::MAX)))
+        .collect();
+    if let Ok(mut counts) = counts.lock() {
+        *counts = sizes;
+    }
+}
+
+/// Pairs whoever in `pool` can be paired at `now`, longest waiting first,
+/// each with the closest rating it or the other accepts; starts each
+/// pairing's room.
+fn pair(hub: &Arc<Hub>, seek: SeekOptions, pool: &mut Vec<Waiting>, now: Instant) {
+    // Connections that closed while waiting leave first.
+    pool.retain(|w| !w.seeker.paired.is_closed());
+    pool.sort_by_key(|w| w.since);
+    let mut i = 0;
+    while i < pool.len() {
+        if !pair_one(hub, seek, pool, i, now) {
+            i += 1;
+        }
+        // Paired: the next waiter moved up to index i. (A partner is
+        // always a later waiter: acceptance is symmetric, and each earlier
+        // one had no match, this one included, when it was looked at.)
+    }
+}
+
+/// Pairs waiter `i` of `pool` with its best partner at `now`, if any;
+/// says whether it did.
+fn pair_one(
+    hub: &Arc<Hub>,
+    seek: SeekOptions,
+    pool: &mut Vec<Waiting>,
+    i: usize,
+    now: Instant,
+) -> bool {
+    let me = &pool[i];
+    let best = pool
+        .iter()
+        .enumerate()
+        .filter(|(j, other)| *j != i && other.seeker.who() != me.seeker.who())
+        .map(|(j, other)| {
+            let gap = (other.seeker.rating.rating - me.seeker.rating.rating).abs();
+            (j, gap, gap <= me.range(now).max(other.range(now)))
+        })
+        .filter(|(_, _, accepted)| *accepted)
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(j, _, _)| j);
+    let Some(j) = best else {
+        return false;
+    };
+    let (high, low) = (i.max(j), i.min(j));
+    let high = pool.remove(high);
+    let low = pool.remove(low);
+    tokio::spawn(start_game(Arc::clone(hub), seek, low.seeker, high.seeker));
+    true
+}
+
+/// Makes the room of a pairing: X (see [`x_first`]) creates it, O takes the
+/// other seat; each hears of its place, or of the failure.
+async fn start_game(hub: Arc<Hub>, seek: SeekOptions, a: Seeker, b: Seeker) {
+    let (x, o) = if x_first(&a, &b) { (a, b) } else { (b, a) };
+    let options = RoomOptions {
+        kind: seek.kind,
+        rules: seek.rules,
+        colour: ColourChoice::X,
+        clock: seek.clock,
+        rated: seek.rated,
+    };
+    let created = hub
+        .open_room(x.conn, options, x.player.clone(), x.out.clone())
+        .await;
+    let x_member = match created {
+        Ok(member) => member,
+        Err(refusal) => {
+            let _ = o.paired.send(Err(refusal.clone()));
+            let _ = x.paired.send(Err(refusal));
+            return;
+        }
+    };
+    let joined = hub
+        .join(
+            o.conn,
+            &x_member.room,
+            None,
+            o.player.clone(),
+            o.out.clone(),
+        )
+        .await;
+    match joined {
+        Ok((o_member, _)) => {
+            let _ = o.paired.send(Ok(o_member));
+            let _ = x.paired.send(Ok(x_member));
+        }
+        Err(refusal) => {
+            // X stays nowhere: the room forgets its connection.
+            let _ = x_member.queue.send(Command::Gone { conn: x.conn }).await;
+            let _ = x.paired.send(Err(refusal.clone()));
+            let _ = o.paired.send(Err(refusal));
+        }
+    }
+}
+
+/// Whether `a` plays X against `b`: the one who had O more often lately,
+/// else a coin.
+fn x_first(a: &Seeker, b: &Seeker) -> bool {
+    match a.colour_balance.cmp(&b.colour_balance) {
+        std::cmp::Ordering::Less => true,
+        std::cmp::Ordering::Greater => false,
+        std::cmp::Ordering::Equal => crate::hub::coin(),
+    }
+}
+
+/// Tells a waiter that it waits, and with how many.
+fn tell_seeking(seeker: &Seeker, seek: SeekOptions, waiting: usize) {
+    let rating = seeker.rating;
+    // Ratings stay within a few thousand points.
+    #[allow(clippy::cast_possible_truncation)]
+    let frame = write(&ServerMessage::Seeking {
+        seek,
+        waiting: u32::try_from(waiting).unwrap_or(u32::MAX),
+        rating: rating.rating.round() as i32,
+        provisional: rating.provisional(),
+    });
+    let _ = seeker.out.try_send(frame.into());
+}
+
+/// Tells the waiters of each pool whose size changed since the last tick.
+fn tell_counts(pools: &HashMap<SeekOptions, Vec<Waiting>>, told: &mut HashMap<SeekOptions, usize>) {
+    told.retain(|seek, _| pools.contains_key(seek));
+    for (seek, pool) in pools {
+        if told.get(seek) == Some(&pool.len()) {
+            continue;
+        }
+        told.insert(*seek, pool.len());
+        for waiting in pool {
+            tell_seeking(&waiting.seeker, *seek, pool.len());
+        }
+    }
+}
