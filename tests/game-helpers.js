@@ -133,3 +133,25 @@ export async function timedMove(page, board, c, n, timeout = 10_000) {
 export async function aiIdle(page, timeout = 10_000) {
   await expect(page.locator('#status')).not.toHaveAttribute('data-tone', 'thinking', { timeout });
 }
+
+/** The signed-in player's name as the page shows it (`[data-me]`), once it has one. */
+export async function myName(page) {
+  const me = page.locator('[data-me]');
+  await expect(me).not.toHaveAttribute('data-me', '');
+  return me.getAttribute('data-me');
+}
+
+/**
+ * Another person at another browser: a context of their own (the
+ * tutorial seen), their console and page errors pushed to `errors`.
+ */
+export async function person(browser, errors) {
+  const context = await browser.newContext();
+  await context.addInitScript(() => localStorage.setItem('uttt.tutorial', 'done'));
+  const page = await context.newPage();
+  page.on('pageerror', (error) => errors.push(`uncaught page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console.error: ${message.text()}`);
+  });
+  return { context, page };
+}

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { test as base, expect } from './support/fixtures.js';
-import { open, showTab, cell, marks, expectMarks } from './game-helpers.js';
+import { open, showTab, cell, marks, expectMarks, myName } from './game-helpers.js';
 import { tables } from '../www/i18n.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -189,7 +189,7 @@ test('a server restart: the pages say online play is restarting, come back by th
   const oSockets = countSockets(o.page);
   await o.page.goto(link);
   await expect(html(o.page)).toHaveAttribute('data-online-state', 'playing');
-  await expect(o.page.locator('#player-o-name')).toHaveText('You');
+  await expect(o.page.locator('#player-o-name')).toHaveText(await myName(o.page));
   const watcher = await person(browser, errors, { viewport: { width: 390, height: 844 }, locale: 'zh-CN' });
   const wSockets = countSockets(watcher.page);
   await watcher.page.goto(link);
@@ -264,8 +264,8 @@ test('a server restart: the pages say online play is restarting, come back by th
     expect(await marks(p.page), `${p.name}'s board after the restart`).toEqual(before);
   }
   // In their own seats: the players are still X and O, the watcher watches.
-  await expect(page.locator('#player-x-name')).toHaveText('You');
-  await expect(o.page.locator('#player-o-name')).toHaveText('You');
+  await expect(page.locator('#player-x-name')).toHaveText(await myName(page));
+  await expect(o.page.locator('#player-o-name')).toHaveText(await myName(o.page));
   const say = (lang, key, params) => tables[lang][key].replace(/\{(\w+)\}/g, (_, name) => params[name]);
   await expect(page.locator('.online-who')).toHaveText(say('en', 'online.youPlay', { side: 'X', watchers: 1 }));
   await expect(o.page.locator('.online-who')).toHaveText(say('en', 'online.youPlay', { side: 'O', watchers: 1 }));

@@ -3,19 +3,7 @@
 // middle and comes back to its seat, and a third context watches.
 
 import { test, expect } from './support/fixtures.js';
-import { open, showTab, cell, expectMarks, markCount, aiIdle } from './game-helpers.js';
-
-/** A second (or third) person: a context of their own, its errors failing the test. */
-async function person(browser, errors) {
-  const context = await browser.newContext();
-  await context.addInitScript(() => localStorage.setItem('uttt.tutorial', 'done'));
-  const page = await context.newPage();
-  page.on('pageerror', (error) => errors.push(`uncaught page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(`console.error: ${message.text()}`);
-  });
-  return { context, page };
-}
+import { open, showTab, cell, expectMarks, markCount, aiIdle, myName, person } from './game-helpers.js';
 
 const onlineState = (page) => page.locator('html');
 
@@ -45,7 +33,7 @@ test('two people play a whole game online; one reloads and returns to its seat; 
   await friend.page.goto(link);
   await expect(onlineState(friend.page)).toHaveAttribute('data-online-state', 'playing');
   await expect(onlineState(page)).toHaveAttribute('data-online-state', 'playing');
-  await expect(friend.page.locator('#player-o-name')).toHaveText('You');
+  await expect(friend.page.locator('#player-o-name')).toHaveText(await myName(friend.page));
 
   // O may not move first; the refusal comes from the page, nothing is sent.
   await cell(friend.page, 0, 4).click();
@@ -67,7 +55,7 @@ test('two people play a whole game online; one reloads and returns to its seat; 
   await friend.page.reload();
   await expect(onlineState(friend.page)).toHaveAttribute('data-online-state', 'playing');
   await expectMarks(friend.page, 4);
-  await expect(friend.page.locator('#player-o-name')).toHaveText('You');
+  await expect(friend.page.locator('#player-o-name')).toHaveText(await myName(friend.page));
 
   const watcher = await person(browser, errors);
   await watcher.page.goto(link);
@@ -107,7 +95,7 @@ test('two people play a whole game online; one reloads and returns to its seat; 
   await friend.page.locator('[data-action="online-rematch"]').click();
   await expect(onlineState(page)).toHaveAttribute('data-online-state', 'playing');
   await expectMarks(page, 0);
-  await expect(friend.page.locator('#player-x-name')).toHaveText('You');
+  await expect(friend.page.locator('#player-x-name')).toHaveText(await myName(friend.page));
 
   // Leaving brings back the local game the creator had before.
   await page.locator('[data-action="online-leave"]').click();
@@ -170,7 +158,7 @@ test('a dropped connection reconnects on its own, back into the same seat, and t
   await sockets[0].close({ code: 1006 });
   await expect.poll(() => sockets.length).toBe(2);
   await expect(onlineState(friend.page)).toHaveAttribute('data-online-state', 'playing');
-  await expect(friend.page.locator('#player-o-name')).toHaveText('You');
+  await expect(friend.page.locator('#player-o-name')).toHaveText(await myName(friend.page));
   await cell(friend.page, 0, 0).click();
   await expectMarks(page, 2);
   await expect(page.locator('#status')).toContainText('Your turn');

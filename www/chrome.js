@@ -26,11 +26,36 @@ export function fillLevels(levels, selected, selectedO = selected) {
   select('set-level-o').value = selectedO;
 }
 
+/** A change of rating as shown: +8, −8 (a minus sign), ±0. */
+export function ratingChange(n) {
+  return n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : '±0';
+}
+
+/**
+ * A signed-in player's chip online: the name, and in a rated game the
+ * rating (marked while provisional), after the game the new one and the
+ * change; null for a guest.
+ * @param {import('./protocol').RoomState | null} room
+ * @param {'x' | 'o'} side
+ */
+export function onlineChip(room, side) {
+  const name = side === 'x' ? room?.xName : room?.oName;
+  if (!name) return null;
+  const stakes = room?.stakes?.[side];
+  if (!stakes) return name;
+  const mark = stakes.provisional ? '?' : '';
+  // The rating goes on a line of its own: a chip is narrow on a phone.
+  if (stakes.after === null) return `${name}\n${stakes.rating}${mark}`;
+  return `${name}\n${t('player.ratedAfter', { rating: String(stakes.after), change: ratingChange(stakes.after - stakes.rating) })}`;
+}
+
 /** The names on the two player chips, X's then O's. */
 function playerNames(settings, online) {
   if (online) {
-    if (!online.side) return [t('player.x'), t('player.o')];
-    return online.side === 'x' ? [t('player.you'), t('player.friend')] : [t('player.friend'), t('player.you')];
+    const room = online.roomState;
+    const [x, o] = [onlineChip(room, 'x'), onlineChip(room, 'o')];
+    if (!online.side) return [x ?? t('player.x'), o ?? t('player.o')];
+    return online.side === 'x' ? [x ?? t('player.you'), o ?? t('player.friend')] : [x ?? t('player.friend'), o ?? t('player.you')];
   }
   const level = t(`level.${settings.level}`);
   switch (settings.mode) {

@@ -25,6 +25,7 @@ import { createSetup } from './features/setup.js';
 import { createAiTurns } from './features/aiturns.js';
 import { createOnline } from './features/online.js';
 import { OnlineSession } from './online.js';
+import { createAccount } from './api.js';
 import { createPlay } from './features/play.js';
 import { createGameState, gameState, lastStep } from './gamestate.js';
 
@@ -108,10 +109,14 @@ export function createController() {
   const revealPuzzle = gameReview.revealPuzzle;
   const leavePuzzle = gameReview.leavePuzzle;
 
+  /** The signed-in player, as the server says (api.js). */
+  const account = createAccount();
+
   /** Online play (features/online.js). */
   const onlineFeature = createOnline({
     state,
     connect: (on) => new OnlineSession(on),
+    signIn: account.ensureSession,
     announce,
     notify,
     clearNotice,
@@ -132,6 +137,9 @@ export function createController() {
   const onlineOfferDraw = onlineFeature.offerDraw;
   const onlineDeclineDraw = onlineFeature.declineDraw;
   const onlineLeave = onlineFeature.leave;
+  /** Play now: waits in a pool until paired; stops waiting. */
+  const onlineSeek = onlineFeature.seek;
+  const onlineCancelSeek = onlineFeature.cancelSeek;
   /** What the Online pane shows of the session and its room (see features/online.js). */
   const onlineRoom = onlineFeature.room;
 
@@ -190,6 +198,21 @@ export function createController() {
   const updateSettings = setup.updateSettings;
   const setPaused = setup.setPaused;
   const loadRecord = setup.loadRecord;
+
+  /**
+   * The engine offered to a player waiting alone in a Play now pool: the
+   * seek ends (unless a pairing came first, whose game then goes on) and
+   * a game against the AI at `level` starts, of the seek's kind and rules,
+   * the player as X.
+   * @param {string} level
+   */
+  async function playEngineInstead(level) {
+    const seek = state.online?.seek;
+    if (!seek) return false;
+    const { kind, rules } = seek.options;
+    if (!(await onlineCancelSeek())) return false;
+    return updateSettings({ kind, rules, mode: 'ai-x', level });
+  }
 
   /** @type {import('./store.js').Store<Change>} */
   const store = createStore();
@@ -348,7 +371,7 @@ export function createController() {
     keepAnalysing, evaluationCapped, evaluationQuiet, setLiveEval, analyse, aiProgress, aiSurvey,
     aiAnalysis, getReview, reviewGame, stopReview, getPuzzle, startPuzzle, revealPuzzle,
     leavePuzzle, onlineCreate, onlineJoin, onlineResign, onlineOfferDraw, onlineDeclineDraw,
-    onlineLeave, onlineRoom, play, undo, redo, continueHere, step, jump, getLines, jumpToNode,
+    onlineLeave, onlineRoom, onlineSeek, onlineCancelSeek, playEngineInstead, account, play, undo, redo, continueHere, step, jump, getLines, jumpToNode,
     showLine, promoteLine, deleteLine, inProgress, newGame, rematch, updateSettings, setPaused,
     loadRecord, subscribe, archiveChanged, archiveGames, clearArchive, getState, pageState, start,
     refresh, aiTrouble,

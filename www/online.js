@@ -59,6 +59,8 @@ function forgetToken(room) {
  * One session with the server. `on` holds the listeners:
  * `joined({room, role, token})`, `state(roomState, serverTime)`,
  * `spectators(count)` when only the count of watchers changed,
+ * `seeking({seek, waiting, rating, provisional})` while waiting in a Play
+ * now pool, `seekEnded()` once a seek is cancelled,
  * `error({code, message})` for a refused frame, and
  * `connection(status)` with status 'connecting' | 'open' | 'reconnecting'
  * | 'restarting' (reconnecting after the server said it restarts, 1012)
@@ -72,6 +74,8 @@ export class OnlineSession {
     this.socket = null;
     this.room = null;
     this.pendingCreate = null;
+    /** The Play now seek, kept until its pairing's room is known (a drop asks again). */
+    this.pendingSeek = null;
     this.attempt = 0;
     this.everOpen = false;
     /** Why the connection is being restored: 'reconnecting', or 'restarting' (the server's 1012). */
@@ -84,6 +88,17 @@ export class OnlineSession {
   create(options) {
     this.pendingCreate = options;
     this.connect();
+  }
+
+  /** Waits in the Play now pool of `seek` (see docs/protocol.md) until paired. */
+  seek(seek) {
+    this.pendingSeek = seek;
+    this.connect();
+  }
+
+  /** Stops waiting in the pool: `seekEnded` follows, or the pairing's `joined` if it came first. */
+  cancelSeek() {
+    return this.send({ type: 'cancelSeek' });
   }
 
   /** Enters room `room`, back into this browser's seat if it holds one. */
@@ -113,6 +128,8 @@ export class OnlineSession {
       } else if (this.pendingCreate) {
         // Kept until the room is known, so a drop before the answer asks again.
         this.send({ type: 'create', options: this.pendingCreate });
+      } else if (this.pendingSeek) {
+        this.send({ type: 'seek', seek: this.pendingSeek });
       }
     });
     socket.addEventListener('message', (event) => this.receive(event.data));
@@ -152,6 +169,7 @@ export class OnlineSession {
       case 'joined':
         this.room = message.room;
         this.pendingCreate = null;
+        this.pendingSeek = null;
         if (message.token) keepToken(message.room, message.token);
         this.on.joined(message);
         break;
@@ -160,6 +178,13 @@ export class OnlineSession {
         break;
       case 'spectators':
         this.on.spectators(message.count);
+        break;
+      case 'seeking':
+        this.on.seeking(message);
+        break;
+      case 'seekEnded':
+        this.pendingSeek = null;
+        this.on.seekEnded();
         break;
       case 'error':
         // Back with a token the server no longer knows: watch instead.

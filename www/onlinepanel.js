@@ -18,6 +18,8 @@
 import { t, onLangChange } from './i18n.js';
 import { el } from './dom.js';
 import { copyText } from './share.js';
+import { createPlayNow } from './playnow.js';
+import { ratingChange } from './chrome.js';
 
 /** The clocks offered: none, then seconds at the start + seconds a move. */
 const CLOCKS = [null, [60, 1], [180, 2], [300, 0], [600, 5]];
@@ -63,6 +65,7 @@ export function initOnline(host, controller, { tabs }) {
   const rules = select('rules', [['standard', 'rules.standard'], ['tiebreak', 'rules.tiebreak']]);
   const colour = select('colour', [['random', 'online.colourRandom'], ['x', 'online.colourX'], ['o', 'online.colourO']]);
   const clock = select('clock', CLOCKS.map((c, i) => [String(i), null]));
+  const ratedRoom = el('input', { type: 'checkbox', name: 'rated', id: 'online-rated' });
   const field = (key, control) => el('label', { class: 'field' }, el('span', { 'data-label': key }), control);
   const create = el('button', { type: 'submit', class: 'btn primary', 'data-action': 'online-create' });
   const form = el(
@@ -72,6 +75,7 @@ export function initOnline(host, controller, { tabs }) {
     field('settings.rules', rules),
     field('online.colour', colour),
     field('online.clock', clock),
+    el('label', { class: 'option playnow-rated', for: 'online-rated' }, ratedRoom, el('span', { 'data-label': 'online.rated' })),
     create,
   );
   const intro = el('p', { class: 'hint' });
@@ -100,7 +104,8 @@ export function initOnline(host, controller, { tabs }) {
   const room = el('div', { class: 'online-room' }, who, invite, el('p', { class: 'online-actions' }, resign, draw, decline, rematch, leave));
   const heading = el('h3', { id: 'online-heading' });
   // Why online play cannot happen comes first, where it is seen without scrolling the pane.
-  host.replaceChildren(el('section', { 'aria-labelledby': 'online-heading' }, heading, unavailable, intro, form, room));
+  const playNow = createPlayNow(controller);
+  host.replaceChildren(unavailable, playNow.node, el('section', { 'aria-labelledby': 'online-heading' }, heading, intro, form, room));
 
   let ticker = 0;
 
@@ -145,6 +150,7 @@ export function initOnline(host, controller, { tabs }) {
       if (document.getElementById('board-frame').getBoundingClientRect().top < 0) window.scrollTo(0, 0);
     }
     shown = state;
+    playNow.render();
     for (const node of host.querySelectorAll('[data-label]')) node.textContent = t(node.dataset.label);
     for (const [i, option] of [...clock.options].entries()) option.textContent = clockLabel(CLOCKS[i]);
     heading.textContent = t('online.title');
@@ -176,6 +182,8 @@ export function initOnline(host, controller, { tabs }) {
     who.textContent = side
       ? t('online.youPlay', { side: side.toUpperCase(), watchers: roomState.spectators })
       : t('online.watching', { watchers: roomState.spectators });
+    const stakes = side && inPlay ? roomState.stakes?.[side] : null;
+    if (stakes) who.textContent += ` ${t('online.stakes', { win: ratingChange(stakes.win), draw: ratingChange(stakes.draw), loss: ratingChange(stakes.loss) })}`;
     const href = invitationLink(roomState.room);
     link.href = href;
     link.textContent = href;
@@ -207,6 +215,7 @@ export function initOnline(host, controller, { tabs }) {
       rules: kind.value === 'classic' ? 'standard' : rules.value,
       colour: colour.value,
       clock: preset && { initial: preset[0], increment: preset[1] },
+      rated: /** @type {HTMLInputElement} */ (ratedRoom).checked,
     };
     controller.onlineCreate(options);
   });

@@ -60,8 +60,9 @@ export function describe(view, { settings, thinking, paused = false, online = nu
 }
 
 /** Online: the connection, the opponent's presence, then whose turn or the result. */
-function describeOnline(view, { connection, side, roomState: rs }) {
+function describeOnline(view, { connection, side, roomState: rs, seek = null }) {
   if (connection === 'unavailable') return { text: t('online.unavailable'), tone: 'info' };
+  if (seek) return { text: t('playnow.statusSeeking'), tone: 'info' };
   if (connection === 'reconnecting') return { text: t('online.reconnecting'), tone: 'info' };
   if (connection === 'restarting') return { text: t('online.restarting'), tone: 'info' };
   if (!rs) return { text: t('online.connecting'), tone: 'info' };

@@ -33,8 +33,26 @@ function refusalKey(refusal) {
  *   receivedAt: number,
  *   recorded: Set<string>,
  *   inPlay: Set<string>,
+ *   seek: Seek | null,
  * }} OnlineState
  */
+
+/**
+ * A Play now seek while it waits: what was asked, how many wait in its
+ * pool, the rating it is paired by (null until the server said), when it
+ * began (performance.now()), and whether a cancel was asked.
+ * @typedef {{
+ *   options: import('../protocol').SeekOptions,
+ *   waiting: number,
+ *   rating: number | null,
+ *   provisional: boolean,
+ *   since: number,
+ *   cancelling: boolean,
+ * }} Seek
+ */
+
+/** How long a cancelled seek waits for the server's answer before the connection is simply closed. */
+const CANCEL_WAIT_MS = 5000;
 
 /**
  * Online play in `state` (the controller's; `online` is this feature's to
@@ -43,10 +61,12 @@ function refusalKey(refusal) {
  * of the controller: `announce(cause, options)`, `notify(text, tone)` and
  * `clearNotice()`; `stopAi()`, `endPuzzle()`; `record(result)` (into the
  * archive), `dropStaleReview()`, `startReview()`; `restore()` (the local
- * game as saved), `commit(cause)` and `jump(ply)`.
+ * game as saved), `commit(cause)` and `jump(ply)`; `signIn()`, the
+ * session a first online action makes (api.js's ensureSession).
  * @param {{
  *   state: any,
  *   connect: (on: any) => import('../online.js').OnlineSession,
+ *   signIn: () => Promise<import('../api.js').Answer>,
  *   announce: (cause: GameCause, options?: { forward?: boolean, played?: boolean, ended?: boolean }) => void,
  *   notify: (text: string, tone?: string) => void,
  *   clearNotice: () => void,
@@ -61,7 +81,7 @@ function refusalKey(refusal) {
  * }} deps
  */
 export function createOnline(deps) {
-  const { state, connect, announce, notify, clearNotice, stopAi, endPuzzle, record, dropStaleReview, startReview, restore, commit, jump } = deps;
+  const { state, connect, signIn, announce, notify, clearNotice, stopAi, endPuzzle, record, dropStaleReview, startReview, restore, commit, jump } = deps;
   /** @type {import('../online.js').OnlineSession | null} */
   let session = null;
   /** The string key of why the last attempt to create or join failed, or null. */
@@ -104,14 +124,83 @@ export function createOnline(deps) {
     return session?.send(message) ?? false;
   }
 
-  /** Opens a room with `options` (see docs/protocol.md) and enters it. */
-  function create(options) {
+  /**
+   * Opens a room with `options` (see docs/protocol.md) and enters it, as
+   * the player this browser's session holds (made now if it has none; a
+   * server without the API plays as a guest, in unrated rooms).
+   */
+  async function create(options) {
+    await signIn();
     begin((s) => s.create(options));
   }
 
-  /** Enters room `code`, back into this browser's seat if it holds one. */
-  function join(code) {
+  /** Enters room `code`, back into this browser's seat if it holds one (signed in as `create` is). */
+  async function join(code) {
+    await signIn();
     begin((s) => s.join(code));
+  }
+
+  /**
+   * Play now: waits in the pool of `options` (kind, rules, clock, rated)
+   * until the server pairs this player; the game then comes as any room's.
+   * The player is made first if this browser has none (rated games are for
+   * players with a name).
+   * @param {import('../protocol').SeekOptions} options
+   */
+  async function seek(options) {
+    if (state.online) return;
+    const signed = await signIn();
+    if (signed.ok === false) {
+      // No server behind this site, or it refused a new player.
+      unavailable = signed.status === 0;
+      problem = unavailable ? null : refusalKey({ code: signed.error });
+      announce('online');
+      return;
+    }
+    if (state.online) return;
+    begin((s) => s.seek(options));
+    state.online.seek = { options, waiting: 0, rating: null, provisional: true, since: performance.now(), cancelling: false };
+    announce('online');
+  }
+
+  /** Settles a cancel in progress: true when the seek ended, false when a pairing came first. */
+  let settleCancel = (/** @type {boolean} */ _ended) => {};
+
+  /**
+   * Stops waiting in the pool. Resolves true once the seek has ended (the
+   * local game is back), false when the pairing came first (its game is on).
+   * @returns {Promise<boolean>}
+   */
+  function cancelSeek() {
+    const waiting = state.online?.seek;
+    if (!waiting) return Promise.resolve(!state.online);
+    const ended = new Promise((resolve) => {
+      settleCancel = resolve;
+    });
+    waiting.cancelling = true;
+    announce('online');
+    const asked = session?.cancelSeek() ?? false;
+    // Not connected, or no answer in time: closing the connection ends the
+    // seek on the server too.
+    const timer = setTimeout(seekEnded, asked ? CANCEL_WAIT_MS : 0);
+    void ended.then(() => clearTimeout(timer));
+    return ended;
+  }
+
+  /** The seek ended without a game: the local game comes back. */
+  function seekEnded() {
+    if (!state.online?.seek) return;
+    session?.close();
+    session = null;
+    backToLocal();
+  }
+
+  /** The server says how the seek waits: the pool's size and the rating it is paired by. */
+  function seekingCame({ waiting, rating, provisional }) {
+    const waitingSeek = state.online?.seek;
+    if (!waitingSeek) return;
+    Object.assign(waitingSeek, { waiting, rating, provisional });
+    announce('online');
   }
 
   /**
@@ -127,7 +216,7 @@ export function createOnline(deps) {
     clearNotice();
     if (state.puzzle) endPuzzle();
     /** @type {OnlineState} */
-    const online = { connection: 'connecting', room: null, role: null, side: null, roomState: null, receivedAt: 0, recorded: new Set(), inPlay: new Set() };
+    const online = { connection: 'connecting', room: null, role: null, side: null, roomState: null, receivedAt: 0, recorded: new Set(), inPlay: new Set(), seek: null };
     state.online = online;
     const mine = connect(listeners(() => session === mine));
     session = mine;
@@ -141,6 +230,8 @@ export function createOnline(deps) {
       joined: (message) => current() && joined(message),
       state: (roomState) => current() && roomStateCame(roomState),
       spectators: (count) => current() && watchersCame(count),
+      seeking: (message) => current() && seekingCame(message),
+      seekEnded: () => current() && seekEnded(),
       // Refused before any room was entered (no such room, too many rooms,
       // the server full): nothing to show but the reason.
       error: (message) => {
@@ -172,6 +263,11 @@ export function createOnline(deps) {
 
   /** The server placed this page in a room as `role` ('seat0' | 'seat1' | 'spectator'). */
   function joined({ room, role }) {
+    // A seek's wait is over: this is its pairing.
+    if (state.online.seek) {
+      state.online.seek = null;
+      settleCancel(false);
+    }
     Object.assign(state.online, { room, role });
     if (state.online.roomState) state.online.side = sideOf(state.online.roomState, role);
     announce('online');
@@ -253,6 +349,8 @@ export function createOnline(deps) {
   function backToLocal() {
     if (!state.online) return;
     state.online = null;
+    // A cancel waiting for its answer has it: no game came.
+    settleCancel(true);
     const local = restore();
     if (state.game) state.game.free();
     state.game = local;
@@ -262,21 +360,23 @@ export function createOnline(deps) {
 
   /**
    * What the Online pane shows: `phase` (the page root's
-   * `data-online-state`: connecting | waiting | playing | reconnecting |
-   * over, 'unavailable' when no server answered, null when not online),
+   * `data-online-state`: connecting | seeking | waiting | playing |
+   * reconnecting | over, 'unavailable' when no server answered, null when
+   * not online),
    * `problem` (the key of why the last attempt failed, or null), and while
    * in a room its code, its state, this page's side and when the state came.
    */
   function room() {
     const { online } = state;
     return {
-      phase: unavailable ? 'unavailable' : online ? phaseOf(online.roomState, online.connection) : null,
+      phase: unavailable ? 'unavailable' : online?.seek ? 'seeking' : online ? phaseOf(online.roomState, online.connection) : null,
       problem,
       code: online?.room ?? null,
       roomState: online?.roomState ?? null,
       side: online?.side ?? null,
       receivedAt: online?.receivedAt ?? 0,
       inSession: session !== null,
+      seek: online?.seek ?? null,
     };
   }
 
@@ -285,6 +385,8 @@ export function createOnline(deps) {
     play,
     create,
     join,
+    seek,
+    cancelSeek,
     leave,
     room,
     resign: () => send({ type: 'resign' }),

@@ -1,0 +1,97 @@
+// Play now through the real uttt-server that serves these tests: two
+// strangers press the same clock, are paired into a rated game, see each
+// other's names and ratings, play it to the end and see the change; a
+// third waits alone, is offered the engine and takes it; a fourth cancels.
+// Each test uses its own pool, so tests running side by side never pair.
+
+import { test, expect } from './support/fixtures.js';
+import { open, showTab, cell, expectMarks, myName, person } from './game-helpers.js';
+
+const root = (page) => page.locator('html');
+
+/** Opens the page and presses Play now for `game` ('ultimate' | 'tiebreak' | 'classic') at clock `tc`. */
+async function playNow(page, game, tc) {
+  await open(page);
+  await showTab(page, 'online');
+  await page.locator(`label[for="playnow-${game}"]`).click();
+  await page.locator(`[data-action="play-now"][data-tc="${tc}"]`).click();
+}
+
+/** How many wait in the pool of `perf` at clock `tc` (rated), as GET /api/pools says. */
+async function waiting(page, perf, initial) {
+  const answer = await page.request.get('api/pools');
+  const { pools } = await answer.json();
+  return pools.find((p) => p.perf === perf && p.rated && p.clock.initial === initial)?.waiting;
+}
+
+test('two strangers press Play now, play a rated game and see their ratings change', async ({ page, browser }) => {
+  const errors = [];
+  await playNow(page, 'classic', '1+1');
+  await expect(root(page)).toHaveAttribute('data-online-state', 'seeking');
+  await expect(page.locator('[data-action="cancel-seek"]')).toBeVisible();
+  await expect(page.locator('#status')).toContainText('Looking for an opponent');
+  expect(await waiting(page, 'classic-bullet', 60)).toBe(1);
+
+  const other = await person(browser, errors);
+  await playNow(other.page, 'classic', '1+1');
+  await expect(root(page)).toHaveAttribute('data-online-state', 'playing');
+  await expect(root(other.page)).toHaveAttribute('data-online-state', 'playing');
+  const [mine, theirs] = [await myName(page), await myName(other.page)];
+  expect(mine).not.toBe(theirs);
+
+  // Each sees both names, each rated 1500 and provisional, and the stakes.
+  const xName = await page.locator('#player-x-name').textContent();
+  const iAmX = xName.startsWith(mine);
+  const [x, o] = iAmX ? [page, other.page] : [other.page, page];
+  for (const who of [page, other.page]) {
+    await expect(who.locator('#player-x-name')).toHaveText(`${iAmX ? mine : theirs}\n1500?`);
+    await expect(who.locator('#player-o-name')).toHaveText(`${iAmX ? theirs : mine}\n1500?`);
+    await expect(who.locator('.online-who')).toContainText('Rated: a win +162, a draw ±0, a loss −162.');
+  }
+
+  // X wins on the diagonal c1-b2-a3.
+  const moves = [[x, 4], [o, 0], [x, 2], [o, 1], [x, 6]];
+  for (const [n, [who, c]] of moves.entries()) {
+    await cell(who, 0, c).click();
+    await expectMarks(x, n + 1);
+    await expectMarks(o, n + 1);
+  }
+  await expect(root(x)).toHaveAttribute('data-online-state', 'over');
+  for (const who of [x, o]) {
+    await expect(who.locator('#player-x-name')).toHaveText(/1662 \(\+162\)$/);
+    await expect(who.locator('#player-o-name')).toHaveText(/1338 \(−162\)$/);
+  }
+  expect(errors).toEqual([]);
+  await other.context.close();
+});
+
+test('a player alone is offered the engine after a countdown, stays in the pool, and takes it', async ({ page }) => {
+  test.slow();
+  await playNow(page, 'ultimate', '3+2');
+  await expect(root(page)).toHaveAttribute('data-online-state', 'seeking');
+  const bot = page.locator('[data-action="play-bot"]');
+  await expect(bot).toBeHidden();
+  await expect(page.locator('.playnow-offer-text')).toContainText('The engine is offered in');
+  // The offer comes at 20 s; the seek stays in the pool meanwhile.
+  await expect(bot).toBeVisible({ timeout: 30_000 });
+  await expect(bot).toHaveText('Play the engine (Medium)');
+  expect(await waiting(page, 'ultimate-blitz', 180)).toBe(1);
+
+  await bot.click();
+  await expect(root(page)).not.toHaveAttribute('data-online-state', /.*/);
+  await expect(page.locator('#player-o-name')).toHaveText('AI · Medium');
+  expect(await waiting(page, 'ultimate-blitz', 180)).toBe(0);
+  // A fresh Ultimate game against the engine: the player's move, then its reply.
+  await cell(page, 4, 4).click();
+  await expectMarks(page, 2);
+});
+
+test('a cancelled seek leaves the pool and the local game comes back', async ({ page }) => {
+  await playNow(page, 'tiebreak', '10+5');
+  await expect(root(page)).toHaveAttribute('data-online-state', 'seeking');
+  expect(await waiting(page, 'tiebreak-rapid', 600)).toBe(1);
+  await page.locator('[data-action="cancel-seek"]').click();
+  await expect(root(page)).not.toHaveAttribute('data-online-state', /.*/);
+  await expect(page.locator('[data-action="play-now"][data-tc="10+5"]')).toBeVisible();
+  expect(await waiting(page, 'tiebreak-rapid', 600)).toBe(0);
+});

@@ -1,0 +1,121 @@
+// @ts-check
+// The server's JSON API (docs/api.md), as the page calls it: relative
+// addresses (the site may live under a prefix), the session cookie sent
+// along, and every failure an answer rather than an exception. The static
+// build has no API: each call then answers `{ok: false, status: 0}`.
+
+/**
+ * @typedef {{ ok: true, status: number, body: any }
+ *   | { ok: false, status: number, error: string, message: string }} Answer
+ */
+
+/**
+ * Calls `path` (relative to the site, e.g. 'api/me') with `init`.
+ * @param {string} path
+ * @param {RequestInit} [init]
+ * @returns {Promise<Answer>}
+ */
+export async function call(path, init = {}) {
+  let response;
+  try {
+    response = await fetch(new URL(path, window.location.href), { credentials: 'same-origin', ...init });
+  } catch {
+    return { ok: false, status: 0, error: 'unreachable', message: '' };
+  }
+  let body = null;
+  try {
+    body = await response.json();
+  } catch {
+    // Not JSON: a static host's page, or no body.
+  }
+  if (response.ok && body !== null) return { ok: true, status: response.status, body };
+  return {
+    ok: false,
+    status: response.ok ? 0 : response.status,
+    error: typeof body?.error === 'string' ? body.error : 'unavailable',
+    message: typeof body?.message === 'string' ? body.message : '',
+  };
+}
+
+/** Where this browser notes that it has a session (its cookie is HttpOnly: the page cannot see it). */
+const SIGNED_IN_KEY = 'uttt.signedIn';
+
+function remembered() {
+  try {
+    return localStorage.getItem(SIGNED_IN_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+function remember(signedIn) {
+  try {
+    if (signedIn) localStorage.setItem(SIGNED_IN_KEY, '1');
+    else localStorage.removeItem(SIGNED_IN_KEY);
+  } catch {
+    // Not kept: the name shows after the next online action.
+  }
+}
+
+/**
+ * @typedef {{
+ *   me: () => {name: string, csrf: string} | null,
+ *   onMe: (listener: (me: {name: string, csrf: string} | null) => void) => () => void,
+ *   fetchMe: () => Promise<{name: string, csrf: string} | null>,
+ *   ensureSession: () => Promise<Answer>,
+ *   change: (path: string, method: string, body?: unknown) => Promise<Answer>,
+ * }} Account
+ */
+
+/**
+ * The page's account: the signed-in player `{name, csrf}` as the server
+ * last said (null: none), and the calls that learn or change it. The
+ * controller owns the one the page uses.
+ * @returns {Account}
+ */
+export function createAccount() {
+  /** @type {{name: string, csrf: string} | null} */
+  let me = null;
+  const listeners = new Set();
+
+  function setMe(next) {
+    const changed = me?.name !== next?.name;
+    me = next;
+    remember(next !== null);
+    if (changed) for (const listener of listeners) listener(me);
+  }
+
+  return {
+    me: () => me,
+    /** Calls `listener(me)` whenever the signed-in player changes; returns what stops it. */
+    onMe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    /**
+     * The signed-in player, asked of the server (`GET /api/me`); null
+     * without a session or a server. A browser that never had a session
+     * does not ask (the answer would be a 401 the console reports).
+     */
+    async fetchMe() {
+      if (!remembered()) return null;
+      const answer = await call('api/me');
+      if (answer.ok) setMe({ name: answer.body.name, csrf: answer.body.csrf });
+      else if (answer.status === 401) setMe(null);
+      return answer.ok ? me : null;
+    },
+    /** The session a first online action makes (`POST /api/session`): its player, or the refusal. */
+    async ensureSession() {
+      const answer = await call('api/session', { method: 'POST' });
+      if (answer.ok) setMe({ name: answer.body.name, csrf: answer.body.csrf });
+      return answer;
+    },
+    /** A change asked by the signed-in player: JSON `body`, with the session's CSRF token. */
+    change(path, method, body) {
+      /** @type {Record<string, string>} */
+      const headers = { 'X-CSRF-Token': me?.csrf ?? '' };
+      if (body !== undefined) headers['Content-Type'] = 'application/json';
+      return call(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    },
+  };
+}
