@@ -247,8 +247,9 @@ pub async fn get_leaderboard(State(app): State<Arc<App>>, Path(perf): Path<Strin
     }
 }
 
-/// `GET /api/pools`: how many players wait in each Play now pool (pools
-/// nobody waits in are left out). Counts only: who waits is not said.
+/// `GET /api/pools`: the Play now pools the page offers, and how many
+/// players wait in each (and in any other pool someone waits in). Counts
+/// only: who waits is not said.
 pub async fn get_pools(State(app): State<Arc<App>>) -> Response {
     let pools: Vec<_> = app
         .lobby

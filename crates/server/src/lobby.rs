@@ -20,7 +20,8 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{mpsc, oneshot};
 use uttt_protocol::{
-    write, ColourChoice, ErrorCode, Refusal, RoomOptions, SeekOptions, ServerMessage,
+    write, ClockSetting, ColourChoice, ErrorCode, Kind, Refusal, RoomOptions, RuleSet, SeekOptions,
+    ServerMessage,
 };
 
 use crate::hub::{Command, Hub, Membership, Outbox};
@@ -97,6 +98,36 @@ enum LobbyCommand {
 /// The pools' sizes, for the Play view (`GET /api/pools`).
 pub type Counts = Vec<(SeekOptions, u32)>;
 
+/// The Play now buttons the page shows, as (initial seconds, increment):
+/// a bullet, two blitz and a rapid game (see `rating.rs` for the speeds).
+pub const OFFERED_CLOCKS: [(u32, u32); 4] = [(60, 1), (180, 2), (300, 0), (600, 5)];
+
+/// Every pool the page offers, Ultimate standard first, then tie-break,
+/// then Classic, each rated then casual (other clocks may be asked for
+/// over the protocol).
+#[must_use]
+pub fn offered() -> Vec<SeekOptions> {
+    let games = [
+        (Kind::Ultimate, RuleSet::Standard),
+        (Kind::Ultimate, RuleSet::Tiebreak),
+        (Kind::Classic, RuleSet::Standard),
+    ];
+    let mut pools = Vec::new();
+    for (kind, rules) in games {
+        for rated in [true, false] {
+            for (initial, increment) in OFFERED_CLOCKS {
+                pools.push(SeekOptions {
+                    kind,
+                    rules,
+                    clock: Some(ClockSetting { initial, increment }),
+                    rated,
+                });
+            }
+        }
+    }
+    pools
+}
+
 /// The handle to the lobby's actor.
 pub struct Lobby {
     queue: mpsc::Sender<LobbyCommand>,
@@ -144,10 +175,25 @@ impl Lobby {
         answer.await.unwrap_or(false)
     }
 
-    /// How many wait in each pool that has anyone waiting.
+    /// How many wait in each offered pool, and in any other pool that has
+    /// anyone waiting.
     #[must_use]
     pub fn counts(&self) -> Counts {
-        self.counts.lock().map(|c| c.clone()).unwrap_or_default()
+        let waiting = self.counts.lock().map(|c| c.clone()).unwrap_or_default();
+        let count = |seek: &SeekOptions| {
+            waiting
+                .iter()
+                .find(|(s, _)| s == seek)
+                .map_or(0, |(_, n)| *n)
+        };
+        let offered = offered();
+        let others = waiting
+            .iter()
+            .filter(|(s, _)| !offered.contains(s))
+            .copied();
+        let mut all: Counts = offered.iter().map(|seek| (*seek, count(seek))).collect();
+        all.extend(others);
+        all
     }
 }
 

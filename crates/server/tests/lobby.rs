@@ -90,8 +90,21 @@ fn two_players_pressing_play_now_are_seated_in_one_rated_room_and_play() {
     let (mut a, waiting) = seeker(&server, Some(&ann), classic_blitz(true));
     assert_eq!(waiting, 1);
     let counts = json(&server.get("/api/pools", &[]));
-    assert_eq!(counts["pools"][0]["waiting"], 1, "{counts}");
-    assert_eq!(counts["pools"][0]["perf"], "classic-blitz", "{counts}");
+    let pools = counts["pools"].as_array().unwrap();
+    // 3 games x rated or casual x 4 clocks, Ultimate 1+1 rated first.
+    assert_eq!(pools.len(), 24, "{counts}");
+    assert_eq!(pools[0]["perf"], "ultimate-bullet");
+    let waiting: Vec<_> = pools.iter().filter(|p| p["waiting"] != 0).collect();
+    assert_eq!(waiting.len(), 1, "{counts}");
+    assert_eq!(waiting[0]["perf"], "classic-blitz");
+    assert_eq!(waiting[0]["clock"]["initial"], 180);
+    assert_eq!(
+        (
+            waiting[0]["rated"].as_bool(),
+            waiting[0]["waiting"].as_u64()
+        ),
+        (Some(true), Some(1))
+    );
     let (mut b, _) = seeker(&server, Some(&bob), classic_blitz(true));
     let (room_a, role_a, state) = paired(&mut a);
     let (room_b, role_b, _) = paired(&mut b);
