@@ -22,8 +22,9 @@ use crate::ws::origin_allowed;
 
 /// The cookie that holds the session's secret.
 pub const COOKIE: &str = "uttt_session";
-/// How long a session lasts without use: a year.
-const COOKIE_SECONDS: u32 = 365 * 24 * 3600;
+/// How long a cookie lasts without use: a year, as its session (see
+/// `players::SESSION_IDLE_MS`).
+const COOKIE_SECONDS: u64 = crate::players::SESSION_IDLE_MS / 1000;
 
 /// An API error: its status, code and sentence.
 pub struct ApiError {
@@ -96,7 +97,11 @@ async fn me(app: &App, headers: &HeaderMap) -> Result<Option<Me>, ApiError> {
 /// `GET /api/me`: `{"name"}` for the session, 401 without one.
 pub async fn get_me(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
     match me(&app, &headers).await {
-        Ok(Some(me)) => Json(json!({ "name": me.name, "csrf": me.csrf })).into_response(),
+        Ok(Some(me)) => renewed(
+            &app,
+            &headers,
+            Json(json!({ "name": me.name, "csrf": me.csrf })).into_response(),
+        ),
         Ok(None) => {
             ApiError::new(StatusCode::UNAUTHORIZED, "signed-out", "no session").into_response()
         }
@@ -121,7 +126,10 @@ pub async fn post_session(
         .into_response();
     }
     match me(&app, &headers).await {
-        Ok(Some(me)) => return Json(json!({ "name": me.name, "csrf": me.csrf })).into_response(),
+        Ok(Some(me)) => {
+            let answer = Json(json!({ "name": me.name, "csrf": me.csrf })).into_response();
+            return renewed(&app, &headers, answer);
+        }
         Ok(None) => {}
         Err(e) => return e.into_response(),
     }
@@ -433,6 +441,20 @@ fn secure(headers: &HeaderMap) -> bool {
             .is_some_and(|v| v.to_ascii_lowercase().starts_with(value))
     };
     says("x-forwarded-proto", "https") || says("origin", "https://")
+}
+
+/// `response` with the request's session cookie set again for another
+/// [`COOKIE_SECONDS`]: a session in use lasts as long as it is used (the
+/// server forgets one unseen for as long).
+fn renewed(app: &App, headers: &HeaderMap, mut response: Response) -> Response {
+    let Some(secret) = cookie_secret(headers) else {
+        return response;
+    };
+    let cookie = session_cookie(secret, &app.site.prefix, secure(headers));
+    if let Ok(value) = HeaderValue::from_str(&cookie) {
+        response.headers_mut().insert(header::SET_COOKIE, value);
+    }
+    response
 }
 
 /// The `Set-Cookie` value of a session.

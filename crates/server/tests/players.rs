@@ -55,7 +55,9 @@ fn a_first_online_action_makes_a_player_with_a_readable_name() {
     let again = sign_up(&server, Some(&secret));
     assert_eq!(status(&again), 200, "{again}");
     assert_eq!(json(&again)["name"], name.as_str());
-    assert!(header(&again, "set-cookie").is_none());
+    // The same secret, renewed; not a new session.
+    let renewed = header(&again, "set-cookie").expect("the cookie renewed");
+    assert!(renewed.starts_with(&format!("uttt_session={secret};")), "{renewed}");
 
     // The public page, by the name in any case.
     let page = server.get(&format!("/api/players/{}", name.to_lowercase()), &[]);
@@ -71,6 +73,73 @@ fn a_first_online_action_makes_a_player_with_a_readable_name() {
         !text.contains(&secret),
         "the session's secret is stored as is"
     );
+}
+
+#[test]
+fn a_session_in_use_is_renewed_and_one_unused_for_a_year_signs_nobody_in() {
+    let db = fresh_db();
+    let first = server(&db);
+    let (kept, _) = player(&first);
+    let (stale, _) = player(&first);
+    drop(first);
+    let day = 86_400_000_i64;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    let file = rusqlite::Connection::open(&db).unwrap();
+    // Ann used hers two hours ago, Bob a year and a day ago.
+    for (secret, days_ago, hours_ago) in [(&kept, 0, 2), (&stale, 366, 0)] {
+        let id = sha256_hex(secret);
+        let seen = now - days_ago * day - hours_ago * 3_600_000;
+        let changed = file
+            .execute(
+                "UPDATE sessions SET seen_ms = ?2 WHERE id = ?1",
+                rusqlite::params![id, seen],
+            )
+            .unwrap();
+        assert_eq!(changed, 1);
+    }
+    drop(file);
+
+    let server = server(&db);
+    let cookie = |secret: &str| format!("Cookie: uttt_session={secret}");
+    let me = server.get("/api/me", &[&cookie(&kept)]);
+    assert_eq!(status(&me), 200, "{me}");
+    let renewed = header(&me, "set-cookie").expect("the cookie set again");
+    assert!(renewed.starts_with(&format!("uttt_session={kept};")), "{renewed}");
+    assert!(renewed.contains("Max-Age=31536000"), "{renewed}");
+    let gone = server.get("/api/me", &[&cookie(&stale)]);
+    assert_eq!(status(&gone), 401, "{gone}");
+    drop(server);
+
+    // Ann's session was marked seen now; Bob's is forgotten.
+    let file = rusqlite::Connection::open(&db).unwrap();
+    let seen: i64 = file
+        .query_row(
+            "SELECT seen_ms FROM sessions WHERE id = ?1",
+            [sha256_hex(&kept)],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(seen > now - 60_000, "not marked seen: {}", now - seen);
+    let stale_rows: i64 = file
+        .query_row(
+            "SELECT COUNT(*) FROM sessions WHERE id = ?1",
+            [sha256_hex(&stale)],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(stale_rows, 0);
+}
+
+/// The SHA-256 of `secret` in hex: the id its session is kept under.
+fn sha256_hex(secret: &str) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(secret.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 #[test]

@@ -21,6 +21,12 @@ pub const MAX_GAMES_PAGE: u32 = 1000;
 pub const LEADERBOARD_GAMES: u32 = 10;
 /// Players a leaderboard shows.
 pub const LEADERBOARD_SIZE: usize = 100;
+/// How long a session lasts unused; its cookie lasts as long, renewed
+/// when the page asks who is signed in.
+pub const SESSION_IDLE_MS: u64 = 365 * 24 * 3600 * 1000;
+/// How often a session in use is marked seen.
+const SEEN_EVERY_MS: u64 = 3600 * 1000;
+
 /// Recent games whose colours decide who gets X in a pairing.
 pub const COLOUR_GAMES: u32 = 10;
 
@@ -137,9 +143,25 @@ impl Players {
             return Ok(None);
         }
         let id = session_id(secret);
-        self.store
-            .write(move |c| sql::signed_in(c, &id, epoch_ms()))
-            .await
+        let now = epoch_ms();
+        let read_id = id.clone();
+        let found = self
+            .store
+            .read(move |c| sql::signed_in(c, &read_id, now))
+            .await?;
+        let Some((me, seen_ms)) = found else {
+            return Ok(None);
+        };
+        // Marked at most once an hour: a read each time, a write seldom.
+        if now.saturating_sub(seen_ms) >= SEEN_EVERY_MS {
+            self.store
+                .write(move |c| {
+                    sql::mark_seen(c, &id, now)?;
+                    sql::forget_idle_sessions(c, now.saturating_sub(SESSION_IDLE_MS))
+                })
+                .await?;
+        }
+        Ok(Some(me))
     }
 
     /// Makes a new player, with a proposed name, signed in by a new

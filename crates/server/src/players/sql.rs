@@ -53,8 +53,8 @@ pub fn create_with_session(
     })
 }
 
-/// The player signed in by the session whose id is `session_id`, marking
-/// it seen.
+/// The player session `session_id` signs in, if it is live (seen within
+/// [`super::SESSION_IDLE_MS`]), and when it was last marked seen.
 ///
 /// # Errors
 /// When the database refused.
@@ -62,32 +62,57 @@ pub fn signed_in(
     connection: &Connection,
     session_id: &str,
     now_ms: u64,
-) -> Result<Option<Me>, String> {
-    let me = connection
-        .query_row(
-            "SELECT players.id, players.name, sessions.csrf FROM sessions
+) -> Result<Option<(Me, u64)>, String> {
+    let since = sql_ms(now_ms.saturating_sub(super::SESSION_IDLE_MS));
+    connection
+        .prepare_cached(
+            "SELECT players.id, players.name, sessions.csrf, sessions.seen_ms FROM sessions
              JOIN players ON players.id = sessions.player
-             WHERE sessions.id = ?1 AND players.deleted_ms IS NULL",
-            [session_id],
-            |r| {
-                Ok(Me {
-                    id: r.get(0)?,
-                    name: r.get(1)?,
-                    csrf: r.get(2)?,
-                })
-            },
+             WHERE sessions.id = ?1 AND sessions.seen_ms >= ?2 AND players.deleted_ms IS NULL",
         )
-        .optional()
-        .map_err(|e| format!("cannot read the session: {e}"))?;
-    if me.is_some() {
-        connection
-            .execute(
-                "UPDATE sessions SET seen_ms = ?2 WHERE id = ?1",
-                params![session_id, sql_ms(now_ms)],
-            )
-            .map_err(|e| format!("cannot mark the session: {e}"))?;
-    }
-    Ok(me)
+        .and_then(|mut q| {
+            q.query_row(params![session_id, since], |r| {
+                let seen: i64 = r.get(3)?;
+                Ok((
+                    Me {
+                        id: r.get(0)?,
+                        name: r.get(1)?,
+                        csrf: r.get(2)?,
+                    },
+                    u64::try_from(seen).unwrap_or(0),
+                ))
+            })
+            .optional()
+        })
+        .map_err(|e| format!("cannot read the session: {e}"))
+}
+
+/// Marks session `session_id` seen at `now_ms`.
+///
+/// # Errors
+/// When the database refused.
+pub fn mark_seen(connection: &Connection, session_id: &str, now_ms: u64) -> Result<(), String> {
+    connection
+        .execute(
+            "UPDATE sessions SET seen_ms = ?2 WHERE id = ?1",
+            params![session_id, sql_ms(now_ms)],
+        )
+        .map(drop)
+        .map_err(|e| format!("cannot mark the session: {e}"))
+}
+
+/// Deletes the sessions not seen since `before_ms` (their cookies no
+/// longer sign anyone in).
+///
+/// # Errors
+/// When the database refused.
+pub fn forget_idle_sessions(connection: &Connection, before_ms: u64) -> Result<usize, String> {
+    connection
+        .execute(
+            "DELETE FROM sessions WHERE seen_ms < ?1",
+            [sql_ms(before_ms)],
+        )
+        .map_err(|e| format!("cannot forget idle sessions: {e}"))
 }
 
 /// A player's public page: name and when they came, if they exist.
