@@ -30,7 +30,7 @@ use crate::hub::{ask, Command, Membership, OUTBOX_FRAMES};
 use crate::listen::ConnectionSlot;
 use crate::lobby::{Pairing, Seeker};
 use crate::network::client_of;
-use crate::players::Player;
+use crate::players::{Player, Players};
 use crate::rating::{Perf, Rating};
 
 /// The largest WebSocket message read at all; between this and
@@ -48,6 +48,9 @@ const PER_SECOND: f64 = 10.0;
 /// The server pings this often and drops a client silent for `IDLE`.
 const PING_EVERY: Duration = Duration::from_secs(20);
 const IDLE: Duration = Duration::from_secs(60);
+/// The close code of a connection whose session ended (an application
+/// code: the client may connect again, as whoever its cookie says now).
+const SIGNED_OUT: u16 = 4001;
 /// How long one frame may take to go out before the client is dropped.
 const SEND_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -73,7 +76,7 @@ pub async fn upgrade(
     let Ok(waiting) = Arc::clone(&app.waiting_slots).try_acquire_owned() else {
         return busy("too many connections are waiting to enter a room; try again soon\n");
     };
-    let player = signed_in(&app, &headers).await;
+    let signed = signed_in(&app, &headers).await;
     // Small buffers: the frames are small, and the defaults (128 KiB each
     // way) would cost more memory per player than the whole rest of a game.
     // The read buffer is what every idle connection holds: a client's
@@ -87,7 +90,7 @@ pub async fn upgrade(
         .on_upgrade(move |socket| async move {
             // The connection's places under the limits live as long as it.
             let _places = (slot, game);
-            connection(socket, app, remote, waiting, player).await;
+            connection(socket, app, remote, waiting, signed).await;
         })
 }
 
@@ -97,10 +100,10 @@ const SESSION_WAIT: Duration = Duration::from_secs(5);
 /// The player the upgrade's session cookie signs in, if any. A store that
 /// cannot answer in time leaves the connection without a player (it plays
 /// as a guest, as without a session), and is said in the log.
-async fn signed_in(app: &App, headers: &HeaderMap) -> Option<Player> {
+async fn signed_in(app: &App, headers: &HeaderMap) -> Option<(Player, String)> {
     let secret = api::cookie_secret(headers)?;
     match tokio::time::timeout(SESSION_WAIT, app.players.signed_in(secret)).await {
-        Ok(Ok(me)) => me.map(|me| me.player()),
+        Ok(Ok(me)) => me.map(|me| (me.player(), Players::session_of(secret))),
         Ok(Err(e)) => {
             eprintln!("uttt-server: a game connection's session cannot be read: {e}");
             None
@@ -171,8 +174,9 @@ async fn connection(
     app: Arc<App>,
     remote: SocketAddr,
     waiting: OwnedSemaphorePermit,
-    player: Option<Player>,
+    signed: Option<(Player, String)>,
 ) {
+    let (player, session) = signed.map_or((None, None), |(p, s)| (Some(p), Some(s)));
     let (out, mut inbox) = mpsc::channel(OUTBOX_FRAMES);
     let conn = app.hub.connection_number();
     let join_by = tokio::time::sleep(app.join_within);
@@ -193,6 +197,7 @@ async fn connection(
     // stop is closed at once too.
     let mut stopping = me.app.stopping.subscribe();
     stopping.mark_changed();
+    let mut ended = me.app.players.ended();
     let mut refusals = 0;
     let mut allowance = Allowance::new(BURST, PER_SECOND);
     let mut heard = Instant::now();
@@ -306,6 +311,20 @@ async fn connection(
                 );
                 close(&mut socket, 1008, reason).await;
                 break;
+            }
+            // The session that signed this connection in ended: it acts for
+            // nobody now. (Told too many endings to check them all: closed
+            // to be safe; a reconnection signs in again if it still can.)
+            gone = ended.recv(), if session.is_some() => {
+                let covered = match (&gone, &me.player, &session) {
+                    (Ok(gone), Some(player), Some(session)) => gone.covers(player.id, session),
+                    (Err(tokio::sync::broadcast::error::RecvError::Lagged(_)), _, _) => true,
+                    _ => false,
+                };
+                if covered {
+                    close(&mut socket, SIGNED_OUT, "signed out: connect again").await;
+                    break;
+                }
             }
             _ = ping.tick() => {
                 if heard.elapsed() > IDLE || !send_message(&mut socket, Message::Ping(Default::default())).await {

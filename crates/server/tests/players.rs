@@ -57,7 +57,10 @@ fn a_first_online_action_makes_a_player_with_a_readable_name() {
     assert_eq!(json(&again)["name"], name.as_str());
     // The same secret, renewed; not a new session.
     let renewed = header(&again, "set-cookie").expect("the cookie renewed");
-    assert!(renewed.starts_with(&format!("uttt_session={secret};")), "{renewed}");
+    assert!(
+        renewed.starts_with(&format!("uttt_session={secret};")),
+        "{renewed}"
+    );
 
     // The public page, by the name in any case.
     let page = server.get(&format!("/api/players/{}", name.to_lowercase()), &[]);
@@ -107,7 +110,10 @@ fn a_session_in_use_is_renewed_and_one_unused_for_a_year_signs_nobody_in() {
     let me = server.get("/api/me", &[&cookie(&kept)]);
     assert_eq!(status(&me), 200, "{me}");
     let renewed = header(&me, "set-cookie").expect("the cookie set again");
-    assert!(renewed.starts_with(&format!("uttt_session={kept};")), "{renewed}");
+    assert!(
+        renewed.starts_with(&format!("uttt_session={kept};")),
+        "{renewed}"
+    );
     assert!(renewed.contains("Max-Age=31536000"), "{renewed}");
     let gone = server.get("/api/me", &[&cookie(&stale)]);
     assert_eq!(status(&gone), 401, "{gone}");
@@ -140,6 +146,28 @@ fn sha256_hex(secret: &str) -> String {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
+}
+
+#[test]
+fn a_session_that_ends_closes_the_game_connections_it_signed_in() {
+    let db = fresh_db();
+    let server = server(&db);
+    let (ann, _, ann_csrf) = signed_up(&server);
+    let (bob, _, bob_csrf) = signed_up(&server);
+    let (mut x, mut o) = rated_room(&server, &ann, &bob);
+    // Ann signs out: her connection closes; Bob's stays and hears she left.
+    let out = change(&server, "/api/signout", &ann, Some(&ann_csrf), "");
+    assert_eq!(status(&out), 204, "{out}");
+    assert_eq!(x.close_code_within(Duration::from_secs(10)), Some(4001));
+    o.state(|s| s.x == uttt_protocol::Presence::Disconnected);
+    // Bob deletes his account: his connection closes too.
+    let gone = change_by(&server, "DELETE", "/api/me", &bob, Some(&bob_csrf), "");
+    assert_eq!(status(&gone), 204, "{gone}");
+    assert_eq!(o.close_code_within(Duration::from_secs(10)), Some(4001));
+    // A guest's connection hears nothing of it.
+    let mut guest = Client::connect(server.addr);
+    guest.send(&ClientMessage::Ping { id: 7 });
+    assert!(matches!(guest.next(), Some(ServerMessage::Pong { id: 7 })));
 }
 
 #[test]

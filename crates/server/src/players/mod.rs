@@ -7,6 +7,7 @@ mod sql;
 pub use sql::{ArchivedGame, Rename, SessionRow};
 
 use sha2::{Digest, Sha256};
+use tokio::sync::broadcast;
 
 use crate::clock::epoch_ms;
 use crate::rating::{Perf, Rating};
@@ -111,6 +112,7 @@ impl Session {
 #[derive(Clone)]
 pub struct Players {
     store: Store,
+    ended: broadcast::Sender<Ended>,
 }
 
 /// A player's public face.
@@ -126,11 +128,57 @@ pub struct Profile {
     pub ratings: Vec<(String, Rating)>,
 }
 
+/// Sessions that ended (signed out, revoked, or the account deleted):
+/// the game connections they signed in are closed, so a connection acts
+/// for nobody whose session is gone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// One session, by its id.
+    Session(String),
+    /// The sessions of a player whose ids begin with a handle.
+    Handle(i64, String),
+    /// Every session of a player.
+    Player(i64),
+}
+
+impl Ended {
+    /// Whether session `session` of player `player` is one of these.
+    #[must_use]
+    pub fn covers(&self, player: i64, session: &str) -> bool {
+        match self {
+            Ended::Session(id) => id == session,
+            Ended::Handle(owner, handle) => {
+                *owner == player && session.starts_with(handle.as_str())
+            }
+            Ended::Player(owner) => *owner == player,
+        }
+    }
+}
+
+/// Ended sessions told at most before a connection that did not keep up
+/// is closed all the same (see `ws.rs`).
+const ENDED_BACKLOG: usize = 64;
+
 impl Players {
     /// The players kept in `store`.
     #[must_use]
     pub fn new(store: Store) -> Players {
-        Players { store }
+        Players {
+            store,
+            ended: broadcast::channel(ENDED_BACKLOG).0,
+        }
+    }
+
+    /// Hears of every session that ends from now on.
+    #[must_use]
+    pub fn ended(&self) -> broadcast::Receiver<Ended> {
+        self.ended.subscribe()
+    }
+
+    /// The id the session whose cookie holds `secret` is kept under.
+    #[must_use]
+    pub fn session_of(secret: &str) -> String {
+        session_id(secret)
     }
 
     /// The player whose session cookie holds `secret`, if it is one.
@@ -207,8 +255,12 @@ impl Players {
     /// # Errors
     /// When the store refused.
     pub async fn revoke(&self, me: &Me, handle: &str) -> Result<bool, String> {
-        let (id, handle) = (me.id, handle.to_string());
-        self.store.write(move |c| sql::revoke(c, id, &handle)).await
+        let (id, kept) = (me.id, handle.to_string());
+        let revoked = self.store.write(move |c| sql::revoke(c, id, &kept)).await?;
+        if revoked {
+            let _ = self.ended.send(Ended::Handle(id, handle.to_string()));
+        }
+        Ok(revoked)
     }
 
     /// Deletes `me`'s account (see `sql::delete`).
@@ -219,7 +271,9 @@ impl Players {
         let id = me.id;
         self.store
             .write(move |c| sql::delete(c, id, epoch_ms()))
-            .await
+            .await?;
+        let _ = self.ended.send(Ended::Player(id));
+        Ok(())
     }
 
     /// Ends the session whose cookie holds `secret`.
@@ -228,7 +282,10 @@ impl Players {
     /// When the store refused.
     pub async fn sign_out(&self, secret: &str) -> Result<(), String> {
         let id = session_id(secret);
-        self.store.write(move |c| sql::sign_out(c, &id)).await
+        let ended = id.clone();
+        self.store.write(move |c| sql::sign_out(c, &id)).await?;
+        let _ = self.ended.send(Ended::Session(ended));
+        Ok(())
     }
 
     /// The player named `name` (any case), if there is one.
