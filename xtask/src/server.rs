@@ -87,6 +87,9 @@ pub fn start(bin: &Path, site: &Path, prefix: &str, db: &Path) -> Result<Running
         site.as_os_str().to_owned(),
         "--db".into(),
         db.as_os_str().to_owned(),
+        // Every test's and bench's player comes from 127.0.0.1.
+        "--signups-per-minute".into(),
+        "600".into(),
     ]);
     start_with(bin, &args)
 }

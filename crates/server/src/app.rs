@@ -17,12 +17,9 @@ use crate::lobby::Lobby;
 use crate::players::Players;
 use crate::store::Store;
 
-/// New players one client may make at once, and then a minute: enough
-/// for a household or a classroom behind one address, too few to fill the
-/// database with names.
+/// New players one client may make at once, at least (see
+/// `Config::signups_per_minute` for the rate after).
 const SIGNUP_BURST: u32 = 10;
-/// See `SIGNUP_BURST`.
-const SIGNUPS_PER_MINUTE: u32 = 6;
 
 /// What the handlers share: the site and the rooms.
 pub struct App {
@@ -82,7 +79,10 @@ impl App {
             hosts: Hosts::new(config.addr, &config.hosts),
             messages: PerAddress::new(config.messages_per_address),
             joins: PerAddress::new(config.joins_per_address),
-            signups: PerAddress::per_minute(SIGNUP_BURST, SIGNUPS_PER_MINUTE),
+            signups: PerAddress::per_minute(
+                SIGNUP_BURST.max(config.signups_per_minute),
+                config.signups_per_minute,
+            ),
             game_slots: Arc::new(Semaphore::new(config.game_connections())),
             game_connections: u32::try_from(config.game_connections()).unwrap_or(u32::MAX),
             stopping: watch::channel(false).0,

@@ -62,6 +62,10 @@ pub struct Config {
     /// Rooms one client may enter a second, over all its connections (in
     /// bursts of twice that).
     pub joins_per_address: u32,
+    /// New players one client address may make a minute (after a first
+    /// burst of at least ten): enough for a household or a classroom behind
+    /// one address, too few to fill the database with names.
+    pub signups_per_minute: u32,
 }
 
 impl Default for Config {
@@ -88,6 +92,7 @@ impl Default for Config {
             db: default_db(),
             new_db: false,
             messages_per_address: 100,
+            signups_per_minute: 6,
             joins_per_address: 10,
         }
     }
@@ -137,6 +142,8 @@ usage: uttt-server [options]
   --messages-per-address N      game frames a second from one address, all its connections
                                 together (default 100; each connection also 10)
   --joins-per-address N         rooms one address may enter a second (default 10)
+  --signups-per-minute N        new players one address may make a minute, after a first
+                                burst of N or 10, whichever is more (default 6)
   --db FILE                     the SQLite file the rooms are kept in
                                 (default uttt-server.sqlite3 next to this binary)
   --new-db                      begin with no rooms if the database a server used before is
@@ -209,6 +216,10 @@ impl Config {
                 "--joins-per-address" => {
                     let n = count(flag, &value("a number")?)?;
                     config.joins_per_address = u32::try_from(n).unwrap_or(u32::MAX);
+                }
+                "--signups-per-minute" => {
+                    let n = count(flag, &value("a number")?)?;
+                    config.signups_per_minute = u32::try_from(n).unwrap_or(u32::MAX);
                 }
                 "--grace-ms" => {
                     config.grace_ms = count(flag, &value("a number of milliseconds")?)? as u64
@@ -303,9 +314,12 @@ mod tests {
             "play.example.org",
             "--host",
             "lan.example:8443",
+            "--signups-per-minute",
+            "60",
         ])
         .unwrap();
         assert_eq!(c.hosts, ["play.example.org", "lan.example:8443"]);
+        assert_eq!(c.signups_per_minute, 60);
         assert_eq!((c.game_connections(), c.max_waiting), (3, 2));
         assert_eq!(c.join_within, Duration::from_millis(300));
         assert_eq!(c.addr, "127.0.0.1:0".parse().unwrap());
