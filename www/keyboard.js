@@ -2,7 +2,8 @@
 // Keyboard shortcuts: N new game, U or Ctrl/Cmd+Z undo, R or Ctrl/Cmd+Y
 // (or Ctrl/Cmd+Shift+Z) redo, H hint, B the board you must play in, ? help;
 // in AI vs AI, P pauses or resumes and S plays one move while paused.
-// Ignored while typing in a form control and while a modal question is open.
+// Ignored while typing in a form control, while a modal question is open
+// and while a view (a profile, a leaderboard) is over the game.
 
 
 function typing(target) {
@@ -18,6 +19,8 @@ export function bindKeyboard(actions) {
   document.addEventListener('keydown', (event) => {
     if (event.defaultPrevented || event.altKey || typing(event.target)) return;
     if (document.querySelector('dialog[open]')) return;
+    // A view (views.js) over the game: the game's keys wait under it.
+    if (document.documentElement.dataset.viewOpen) return;
     const key = event.key.toLowerCase();
     const command = event.ctrlKey || event.metaKey;
     let action = null;

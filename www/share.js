@@ -15,7 +15,8 @@ const HEADER = /^\s*(ultimate-standard|ultimate-tiebreak|ultimate|classic)\s*:/i
 /** The record text held in a URL fragment (`#ultimate-standard:e5e4`), or null if there is none. */
 export function recordFromHash(hash) {
   const raw = String(hash || '').replace(/^#/, '');
-  if (raw === '') return null;
+  // `#/...` is a view's address (views.js), never a record.
+  if (raw === '' || raw.startsWith('/')) return null;
   try {
     return decodeURIComponent(raw);
   } catch {
