@@ -1,8 +1,15 @@
 // @ts-check
 // The server's JSON API (docs/api.md), as the page calls it: relative
-// addresses (the site may live under a prefix), the session cookie sent
-// along, and every failure an answer rather than an exception. The static
-// build has no API: each call then answers `{ok: false, status: 0}`.
+// addresses (the page works under a sub-path, `/uttt/api/...`), the session
+// cookie sent along, and every failure an answer rather than an exception.
+// The static build has no server behind it: its host answers `/api/...`
+// with a page of its own (or nothing), never the API's JSON, and that is
+// how it is told apart (status 0).
+
+/** The performances, in the order pages list them (crates/server/src/rating.rs's `Perf::all`). */
+export const GAMES = Object.freeze(['ultimate', 'tiebreak', 'classic']);
+export const SPEEDS = Object.freeze(['bullet', 'blitz', 'rapid', 'classical', 'correspondence']);
+export const PERFS = Object.freeze(GAMES.flatMap((game) => SPEEDS.map((speed) => `${game}-${speed}`)));
 
 /**
  * @typedef {{ ok: true, status: number, body: any }
@@ -10,7 +17,9 @@
  */
 
 /**
- * Calls `path` (relative to the site, e.g. 'api/me') with `init`.
+ * Calls `path` (relative to the site, e.g. 'api/me') with `init`: the
+ * JSON answer, or why there is none (status 0: no server's API answered).
+ * Never throws, but an aborted `init.signal` rejects as fetch does.
  * @param {string} path
  * @param {RequestInit} [init]
  * @returns {Promise<Answer>}
@@ -19,23 +28,56 @@ export async function call(path, init = {}) {
   let response;
   try {
     response = await fetch(new URL(path, window.location.href), { credentials: 'same-origin', ...init });
-  } catch {
+  } catch (error) {
+    if (init.signal?.aborted) throw error;
     return { ok: false, status: 0, error: 'unreachable', message: '' };
   }
+  const json = (response.headers.get('content-type') ?? '').includes('application/json');
   let body = null;
   try {
-    body = await response.json();
-  } catch {
-    // Not JSON: a static host's page, or no body.
+    body = json ? await response.json() : null;
+  } catch (error) {
+    if (init.signal?.aborted) throw error;
   }
-  if (response.ok && body !== null) return { ok: true, status: response.status, body };
+  if (body === null) return { ok: false, status: 0, error: 'unavailable', message: '' };
+  if (response.ok) return { ok: true, status: response.status, body };
   return {
     ok: false,
-    status: response.ok ? 0 : response.status,
-    error: typeof body?.error === 'string' ? body.error : 'unavailable',
-    message: typeof body?.message === 'string' ? body.message : '',
+    status: response.status,
+    error: typeof body.error === 'string' ? body.error : 'unavailable',
+    message: typeof body.message === 'string' ? body.message : '',
   };
 }
+
+/**
+ * An answer of the API as the views read it: `{ok: true, data}`; or
+ * `{ok: false, problem}` where `problem` is 'offline' (the browser has no
+ * network), 'unavailable' (no game server here: the static build),
+ * 'not-found' (404, the API's `error` in `code`) or 'failed' (anything else).
+ * @typedef {{ok: boolean, data?: any, problem?: 'offline' | 'unavailable' | 'not-found' | 'failed', code?: string}} ApiAnswer
+ */
+
+/**
+ * GETs `path` (e.g. `players/Ann`, without `api/`) for a view.
+ * @param {string} path
+ * @param {AbortSignal} [signal]
+ * @returns {Promise<ApiAnswer>}
+ */
+export async function getApi(path, signal) {
+  const answer = await call(`api/${path}`, { signal, headers: { Accept: 'application/json' } });
+  if (answer.ok) return { ok: true, data: answer.body };
+  if (answer.status === 0) return { ok: false, problem: navigator.onLine === false ? 'offline' : 'unavailable' };
+  return { ok: false, problem: answer.status === 404 ? 'not-found' : 'failed', code: answer.error };
+}
+
+/** The path of a player's page in the API and in the page's routes: the name, encoded. */
+export const playerPath = (name) => encodeURIComponent(name);
+
+/** The hash of `name`'s profile view. */
+export const profileHash = (name) => `#/@/${encodeURIComponent(name)}`;
+
+/** The hash of the leaderboard view of `perf`. */
+export const leaderboardHash = (perf) => `#/leaderboard/${perf}`;
 
 /** Where this browser notes that it has a session (its cookie is HttpOnly: the page cannot see it). */
 const SIGNED_IN_KEY = 'uttt.signedIn';

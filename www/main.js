@@ -30,6 +30,7 @@ import { initEndCard } from './endcard.js';
 import { initSound } from './sound.js';
 import { initTitle } from './title.js';
 import { initStatusBox } from './statusbox.js';
+import { initPlayerViews } from './playerviews.js';
 import { input } from './dom.js';
 
 /** The question before a game in progress is replaced. */
@@ -130,6 +131,7 @@ async function boot() {
   });
   await nextTask();
   initOnline(document.getElementById('online-host'), controller, { tabs });
+  initPlayerViews(controller, { openRecord: sharing.openRecord, tabs, focusMoves: moves.focus });
   await nextTask();
   initEndCard(controller, { tabs });
   initSound(controller);
