@@ -184,18 +184,18 @@ function gameRow(game, name, openGame) {
     { class: 'archived-game', 'data-archived-game': String(game.id), 'data-outcome': mine.outcome },
     el(
       'div',
-      { class: 'archived-game-main' },
-      el('span', { class: 'archived-game-vs' }, t('profile.vs', { side: mine.side.toUpperCase() }), ' ', opponent),
-      el('span', { class: 'archived-game-result', text: resultText(mine.outcome, mine.reason) }),
-      change,
+      { class: 'archived-game-info' },
+      el('p', { class: 'archived-game-head' }, el('span', { class: 'archived-game-result', text: resultText(mine.outcome, mine.reason) }), ' ', change),
+      el('p', { class: 'archived-game-vs' }, t('profile.vs', { side: mine.side.toUpperCase() }), ' ', opponent),
+      el(
+        'p',
+        { class: 'archived-game-meta' },
+        el('span', { text: perfName(game.perf) }),
+        ' · ',
+        el('time', { datetime: new Date(game.ended).toISOString(), text: dateText(game.ended, true) }),
+      ),
     ),
-    el(
-      'div',
-      { class: 'archived-game-meta' },
-      el('span', { text: perfName(game.perf) }),
-      el('time', { datetime: new Date(game.ended).toISOString(), text: dateText(game.ended, true) }),
-      review,
-    ),
+    review,
     note,
   );
 }

@@ -214,6 +214,7 @@ export function createViews({ game }) {
   const translate = () => {
     back.textContent = t('views.back');
     back.setAttribute('aria-label', t('views.backLabel'));
+    back.title = t('views.backLabel');
     if (shown) show(shown.prefix, shown.rest);
   };
   onLangChange(translate);

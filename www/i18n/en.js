@@ -390,7 +390,7 @@ export default {
   'result.xWins': 'X won',
   'result.oWins': 'O won',
   // ---- profiles and leaderboards (views.js, profile.js, leaderboard.js) ----
-  'views.back': '← Back to the game',
+  'views.back': '← Back',
   'views.backLabel': 'Back to the game',
   'views.loading': 'Loading…',
   'views.needsServer': 'Profiles and leaderboards need the online server. This copy of the game runs without one: you can still play the AI or a friend on this device.',

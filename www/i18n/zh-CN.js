@@ -378,7 +378,7 @@ export default {
   'result.xWins': 'X 胜',
   'result.oWins': 'O 胜',
   // ---- profiles and leaderboards (views.js, profile.js, leaderboard.js) ----
-  'views.back': '← 返回棋局',
+  'views.back': '← 返回',
   'views.backLabel': '返回棋局',
   'views.loading': '加载中…',
   'views.needsServer': '个人资料和排行榜需要在线服务器。这个版本的游戏没有服务器：你仍可以在本机与 AI 或好友对战。',
