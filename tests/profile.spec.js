@@ -208,6 +208,17 @@ test('a rated game shows on both profiles, opens in the review, and the views le
   await expect(page.locator('#board')).toHaveAttribute('data-kind', 'ultimate');
   await expectMarks(page, 2);
 
+  // A page opened on a shared profile has no game behind it: Back, even a
+  // view later, drops the view's address and shows the game.
+  // (Another query, so the page loads anew.)
+  await page.goto(`./?shared=1#/@/${winner}`);
+  await game.locator(`a[href="#/@/${loser}"]`).click();
+  await expect(profile).toHaveAttribute('data-profile-name', loser);
+  await page.locator('[data-action="close-view"]').click();
+  await expect(page.locator('.view-layer')).toBeHidden();
+  expect(await page.evaluate(() => location.hash)).toBe('');
+  await expect(page.locator('#board')).toBeVisible();
+
   await other.context.close();
   expect(errors).toEqual([]);
 });

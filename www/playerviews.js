@@ -31,7 +31,7 @@ export function problemText(problem) {
  * }} options
  */
 export function initPlayerViews(controller, { openRecord, tabs, focusMoves }) {
-  const game = /** @type {HTMLElement[]} */ ([document.querySelector('.app'), document.querySelector('.foot')].filter(Boolean));
+  const game = /** @type {HTMLElement[]} */ ([...document.querySelectorAll('.skip-link, .app, .foot')]);
   const views = createViews({ game });
 
   /**

@@ -18,10 +18,11 @@
 //
 // Hashes not beginning with `#/` are not routes (a shared record's
 // `#ultimate-standard:e5` is sharing.js's); an unknown `#/...` goes back to
-// the game. A view's entry in the browser's history knows how many entries
-// lie between it and the game (`viewDepth` in its history state), so the
-// Back button returns to the game itself, not to the previous view; a view
-// the page was opened on (a shared link) has none, and Back drops its hash.
+// the game. A view's entry in the browser's history knows how many views
+// lead to it (`viewDepth` in its history state) and whether the game's
+// entry is behind them (`gameBehind`), so the Back button returns to the
+// game itself, not to the previous view; when the page was opened on a
+// view (a shared link) no game is behind, and Back drops the hash.
 
 import { t, onLangChange } from './i18n.js';
 import { el } from './dom.js';
@@ -88,14 +89,15 @@ export function createViews({ game }) {
   let focusBefore = /** @type {Element | null} */ (null);
   /** False until the page's first address is read: a view it opens on has no game entry behind it. */
   let arrived = false;
-  /** The history depth of the view shown. */
-  let shownDepth = /** @type {number | null} */ (null);
+  /** Where the view shown stands in the history (see the top of this file). */
+  let shownPlace = /** @type {{viewDepth: number, gameBehind: boolean} | null} */ (null);
   /** What waits for the layer to hide (see close). */
   const waiting = /** @type {Array<() => void>} */ ([]);
 
-  const depth = () => {
+  /** The place in the history the current entry records, or null (a new entry). */
+  const place = () => {
     const d = history.state?.viewDepth;
-    return Number.isInteger(d) && d >= 0 ? d : null;
+    return Number.isInteger(d) && d >= 1 ? { viewDepth: d, gameBehind: history.state.gameBehind === true } : null;
   };
 
   const withoutHash = () => location.pathname + location.search;
@@ -156,13 +158,15 @@ export function createViews({ game }) {
       hide();
       return;
     }
-    if (depth() === null) {
-      // A new entry: one further from the game than the view it came from,
-      // or none behind it when the page opened on it.
-      const from = layer.hidden ? (arrived ? 0 : -1) : (shownDepth ?? 0);
-      history.replaceState({ ...history.state, viewDepth: from + 1 }, '');
+    if (place() === null) {
+      // A new entry: the first view after the game (none behind it when the
+      // page opened on it), or one further than the view it came from.
+      const next = layer.hidden || !shownPlace
+        ? { viewDepth: 1, gameBehind: arrived }
+        : { viewDepth: shownPlace.viewDepth + 1, gameBehind: shownPlace.gameBehind };
+      history.replaceState({ ...history.state, ...next }, '');
     }
-    shownDepth = depth();
+    shownPlace = place();
     show(found.prefix, found.rest);
   }
 
@@ -173,8 +177,8 @@ export function createViews({ game }) {
    */
   function close() {
     const hidden = new Promise((resolve) => waiting.push(() => resolve(undefined)));
-    const d = depth();
-    if (d !== null && d > 0 && !layer.hidden) history.go(-d);
+    const here = place();
+    if (here?.gameBehind && !layer.hidden) history.go(-here.viewDepth);
     else {
       if (isRoute(location.hash)) history.replaceState(null, '', withoutHash());
       hide();
