@@ -67,7 +67,8 @@ export async function getApi(path, signal) {
   const answer = await call(`api/${path}`, { signal, headers: { Accept: 'application/json' } });
   if (answer.ok) return { ok: true, data: answer.body };
   if (answer.status === 0) return { ok: false, problem: navigator.onLine === false ? 'offline' : 'unavailable' };
-  return { ok: false, problem: answer.status === 404 ? 'not-found' : 'failed', code: answer.error };
+  const code = 'error' in answer ? answer.error : undefined;
+  return { ok: false, problem: answer.status === 404 ? 'not-found' : 'failed', code };
 }
 
 /** The path of a player's page in the API and in the page's routes: the name, encoded. */
