@@ -22,6 +22,9 @@ pub struct Options {
     pub seconds: u32,
     /// The pause before each move, in milliseconds (a random part added).
     pub pause_ms: u32,
+    /// Play now: the players sign up and press Play now (rated), and the
+    /// games are the pairings' (see `uttt-load`).
+    pub play_now: bool,
 }
 
 impl Options {
@@ -34,6 +37,7 @@ impl Options {
             games: vec![100, 1000, 5000],
             seconds: 20,
             pause_ms: 200,
+            play_now: false,
         };
         let mut rest = args.iter();
         while let Some(flag) = rest.next() {
@@ -50,9 +54,10 @@ impl Options {
                 }
                 "--seconds" => read_number(flag, rest.next(), &mut options.seconds, 600)?,
                 "--pause-ms" => read_number(flag, rest.next(), &mut options.pause_ms, 10_000)?,
+                "--play-now" => options.play_now = true,
                 other => {
                     return Err(format!(
-                    "unknown argument `{other}` (loadtest takes --games, --seconds, --pause-ms)"
+                    "unknown argument `{other}` (loadtest takes --games, --seconds, --pause-ms, --play-now)"
                 ))
                 }
             }
@@ -125,11 +130,13 @@ pub fn run(root: &Path, options: &Options) -> Result {
                 &connections,
                 "--joins-per-address",
                 &connections,
+                "--signups-per-minute",
+                &connections,
                 "--db",
             ])
             .map(OsString::from)
             .collect();
-        args.push(db.into_os_string());
+        args.push(db.clone().into_os_string());
         let server = server::start_with(&bin.join("uttt-server"), &args)?;
         let (pid, addr) = (server.pid(), server.addr().to_string());
         let (_, idle_kib, _) = usage_of(pid).ok_or("cannot read the server's /proc entry")?;
@@ -140,6 +147,7 @@ pub fn run(root: &Path, options: &Options) -> Result {
                 &options.seconds.to_string(),
                 &options.pause_ms.to_string(),
             ])
+            .args(options.play_now.then_some("play-now"))
             .stdout(Stdio::piped())
             .spawn()
             .map_err(|e| format!("cannot start uttt-load: {e}"))?;
@@ -148,6 +156,7 @@ pub fn run(root: &Path, options: &Options) -> Result {
         let mut summary = String::new();
         let mut measured = None;
         let mut load_end = None;
+        let mut stored_before = 0;
         for line in BufReader::new(out)
             .lines()
             .map_while(std::result::Result::ok)
@@ -155,6 +164,7 @@ pub fn run(root: &Path, options: &Options) -> Result {
             println!("{line}");
             if line.contains("playing for") {
                 measured = Some((Instant::now(), usage_of(pid), usage_of(load_pid)));
+                stored_before = stored_bytes(&db);
             }
             if line.contains("moves_per_s=") {
                 load_end = usage_of(load_pid);
@@ -166,6 +176,17 @@ pub fn run(root: &Path, options: &Options) -> Result {
         let status = load.wait().map_err(|e| e.to_string())?;
         let end = usage_of(pid);
         drop(server);
+        // What the games that ended while measured added to the store
+        // (archived, rated, their rooms' records), each.
+        let ended: f64 = field(&summary, "ended").parse().unwrap_or(0.0);
+        let per_archived = if ended > 0.0 {
+            format!(
+                "{:.0} B",
+                (stored_bytes(&db).saturating_sub(stored_before)) as f64 / ended
+            )
+        } else {
+            "?".to_string()
+        };
         if !status.success() || summary.is_empty() {
             return Err(format!("uttt-load failed for {games} games ({status})"));
         }
@@ -186,21 +207,37 @@ pub fn run(root: &Path, options: &Options) -> Result {
         };
         let per_game = (rss_kib.saturating_sub(idle_kib)) as f64 / f64::from(games);
         rows.push(format!(
-            "| {games} | {} | {} | {} | {} | {cpu_percent:.0}% | {load_percent:.0}% | {:.1} MiB | {per_game:.1} KiB |",
+            "| {games} | {} | {} | {} | {} | {cpu_percent:.0}% | {load_percent:.0}% | {:.1} MiB | {per_game:.1} KiB | {} | {} | {} | {} | {per_archived} |",
             field(&summary, "moves_per_s"),
             ms(field(&summary, "rtt_p50_us")),
             ms(field(&summary, "rtt_p99_us")),
             ms(field(&summary, "rtt_max_us")),
             rss_kib as f64 / 1024.0,
+            field(&summary, "paired"),
+            ms(field(&summary, "pairing_p50_us")),
+            ms(field(&summary, "pairing_p99_us")),
+            field(&summary, "ended"),
         ));
         std::thread::sleep(Duration::from_millis(500));
     }
-    println!("\n| games | moves/s | p50 | p99 | max | server CPU | uttt-load CPU | server RSS | RSS per game |");
-    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    println!("\n| games | moves/s | p50 | p99 | max | server CPU | uttt-load CPU | server RSS | RSS per game | paired | pairing p50 | pairing p99 | games ended | store per ended game |");
+    println!(
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+    );
     for row in rows {
         println!("{row}");
     }
     Ok(())
+}
+
+/// The database's bytes on disk: the file and its write-ahead log.
+fn stored_bytes(db: &Path) -> u64 {
+    let size = |suffix: &str| {
+        let mut name = db.as_os_str().to_owned();
+        name.push(suffix);
+        std::fs::metadata(name).map_or(0, |m| m.len())
+    };
+    size("") + size("-wal")
 }
 
 fn field<'a>(line: &'a str, key: &str) -> &'a str {
