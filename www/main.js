@@ -31,6 +31,7 @@ import { initSound } from './sound.js';
 import { initTitle } from './title.js';
 import { initStatusBox } from './statusbox.js';
 import { initPlayerViews } from './playerviews.js';
+import { initReturnToGame } from './returngame.js';
 import { input } from './dom.js';
 
 /** The question before a game in progress is replaced. */
@@ -132,6 +133,7 @@ async function boot() {
   await nextTask();
   initOnline(document.getElementById('online-host'), controller, { tabs });
   initPlayerViews(controller, { openRecord: sharing.openRecord, tabs, focusMoves: moves.focus });
+  initReturnToGame(controller, { tabs });
   await nextTask();
   initEndCard(controller, { tabs });
   initSound(controller);

@@ -20,7 +20,11 @@ export function serverUrl() {
   return url.href;
 }
 
-function readTokens() {
+/**
+ * The seats this browser holds, oldest first: `{room, token}` and what
+ * running.js notes of each (`live`, `side`, `at`).
+ */
+export function readTokens() {
   try {
     const data = JSON.parse(localStorage.getItem(TOKENS_KEY) ?? 'null');
     if (data && data.v === 1 && Array.isArray(data.seats)) {
@@ -38,7 +42,8 @@ export function tokenFor(room) {
   return readTokens().find((s) => s.room === room)?.token ?? null;
 }
 
-function writeTokens(seats) {
+/** Stores `seats` (readTokens' form), keeping the newest MAX_TOKENS. */
+export function writeTokens(seats) {
   try {
     localStorage.setItem(TOKENS_KEY, JSON.stringify({ v: 1, seats: seats.slice(-MAX_TOKENS) }));
   } catch {
@@ -47,10 +52,13 @@ function writeTokens(seats) {
 }
 
 function keepToken(room, token) {
-  writeTokens([...readTokens().filter((s) => s.room !== room), { room, token }]);
+  const seats = readTokens();
+  // The same seat again keeps what was noted of its game.
+  const known = seats.find((s) => s.room === room && s.token === token);
+  writeTokens([...seats.filter((s) => s.room !== room), { ...known, room, token }]);
 }
 
-/** Forgets this browser's seat in `room` (after leaving it for good). */
+/** Forgets this browser's seat in `room` (the room is gone). */
 function forgetToken(room) {
   writeTokens(readTokens().filter((s) => s.room !== room));
 }
@@ -192,6 +200,8 @@ export class OnlineSession {
           this.send({ type: 'join', room: this.room, token: null });
           return;
         }
+        // The room is gone, and its seat with it.
+        if (message.code === 'no-such-room' && this.room) forgetToken(this.room);
         this.on.error(message);
         break;
       default:
@@ -206,10 +216,13 @@ export class OnlineSession {
     return true;
   }
 
-  /** Leaves the room for good (a game in play is given up) and closes. */
+  /**
+   * Leaves the room (a game in play is given up) and closes. The seat's
+   * token is kept: the server still knows it, so the link brings the
+   * player back to their seat, not to watch their own game.
+   */
   leave() {
     this.send({ type: 'leave' });
-    if (this.room) forgetToken(this.room);
     this.close();
   }
 

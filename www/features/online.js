@@ -11,6 +11,7 @@ import { t } from '../i18n.js';
 import { WebGame } from '../wasm.js';
 import { refusalOf } from './play.js';
 import { awaits, phaseOf, sideOf } from './room.js';
+import { noteRoom } from '../running.js';
 
 /** The server's refusals a player may meet, by code; any other is said in general terms. */
 const REFUSALS = new Set(['no-such-room', 'server-full', 'rate-limited', 'not-your-turn', 'stale-move', 'game-over', 'no-opponent']);
@@ -297,6 +298,8 @@ export function createOnline(deps) {
     }
     online.side = sideOf(roomState, online.role);
     online.roomState = roomState;
+    // What running.js lists: this seat's game, running or not.
+    if (online.side) noteRoom(roomState.room, { live: roomState.result === null, side: online.side });
     online.receivedAt = performance.now();
     const before = state.game && { id: state.gameId, record: state.game.record(), length: state.view.length };
     if (state.game) state.game.free();
@@ -337,9 +340,11 @@ export function createOnline(deps) {
     else announce('online');
   }
 
-  /** Leaves the room for good (a game in play is given up): the local game comes back. */
+  /** Leaves the room (a game in play is given up): the local game comes back. */
   function leave() {
     if (!session) return;
+    const { online } = state;
+    if (online?.room && online.side) noteRoom(online.room, { live: false, side: online.side });
     session.leave();
     session = null;
     backToLocal();

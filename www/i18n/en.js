@@ -509,6 +509,7 @@ export default {
   'online.err.game-over': 'The game is already over.',
   'online.err.no-opponent': 'Your friend has not joined yet.',
   'online.err.other': 'Something went wrong with online play. Try again.',
+  'online.returnToGame': 'Return to your game',
   'refuse.onlineOffline': 'Not connected just now: your move was not sent. Try again in a moment.',
   'refuse.onlineWatching': 'You are watching this game.',
   'refuse.onlineAlone': 'Wait for your friend to join.',

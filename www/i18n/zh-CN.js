@@ -496,6 +496,7 @@ export default {
   'online.err.game-over': '对局已经结束。',
   'online.err.no-opponent': '好友还没有加入。',
   'online.err.other': '在线对战出了点问题。请再试一次。',
+  'online.returnToGame': '回到你的对局',
   'refuse.onlineOffline': '暂时未连接：你的这步棋没有发出。请稍后再试。',
   'refuse.onlineWatching': '你正在观战。',
   'refuse.onlineAlone': '请等待好友加入。',
