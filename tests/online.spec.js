@@ -97,8 +97,10 @@ test('two people play a whole game online; one reloads and returns to its seat; 
   await expectMarks(page, 0);
   await expect(friend.page.locator('#player-x-name')).toHaveText(await myName(friend.page));
 
-  // Leaving brings back the local game the creator had before.
+  // Leaving brings back the local game the creator had before (in mid-game
+  // it asks first, as it resigns).
   await page.locator('[data-action="online-leave"]').click();
+  await page.locator('dialog[open] [data-answer="ok"]').click();
   await expect(onlineState(page)).not.toHaveAttribute('data-online-state', /.*/);
   expect(new URL(page.url()).search).toBe('');
 

@@ -20,6 +20,7 @@
 import { t, tn, onLangChange } from './i18n.js';
 import { el, svgEl } from './dom.js';
 import { modalOpen } from './dialog.js';
+import { opponentHere } from './features/room.js';
 
 /** The pause before the card, so the last mark and the winning line land first. */
 const SHOW_DELAY_MS = 450;
@@ -237,13 +238,35 @@ export function initEndCard(controller, { tabs } = {}) {
   new ResizeObserver(fit).observe(card);
 
   // The status box's Rematch stands in for the card's once the card is closed.
+  // Online, the card's Rematch waits for an opponent there to accept it.
   const syncStatusRematch = () => {
     if (statusRematch) statusRematch.hidden = Boolean(shown) || !offersRematch(latest);
+    const { roomState, side } = controller.onlineRoom();
+    rematch.disabled = Boolean(roomState && side && !opponentHere(roomState, side));
+    if (shown && !card.hidden) {
+      fill();
+      fit();
+    }
+  };
+
+  /**
+   * Online, what the room says after the game, which the card covers in
+   * the status line: the opponent gone, or their rematch asked (then the
+   * card's Rematch accepts it). `{note, rematch}` (the button's label key).
+   */
+  const roomWords = () => {
+    const { roomState: rs, side } = controller.onlineRoom();
+    if (!rs || !side || !rs.result) return { note: '', rematch: 'end.rematch' };
+    if (!opponentHere(rs, side)) return { note: t('online.opponentLeft'), rematch: 'end.rematch' };
+    const asked = rs.rematch.includes(side === 'x' ? 'o' : 'x') && !rs.rematch.includes(side);
+    return asked ? { note: t('online.rematchOffered'), rematch: 'online.rematchAcceptShort' } : { note: '', rematch: 'end.rematch' };
   };
 
   const fill = () => {
     if (!shown) return;
-    const words = resultWords(shown);
+    const room = roomWords();
+    const words = { ...resultWords(shown) };
+    if (room.note) words.note = room.note;
     kicker.textContent = tn('end.kicker', shown.length);
     title.textContent = words.title;
     detail.textContent = words.detail;
@@ -252,7 +275,7 @@ export function initEndCard(controller, { tabs } = {}) {
     card.dataset.tone = words.tone;
     card.dataset.result = shown.result;
     card.dataset.note = words.note ? 'true' : 'false';
-    rematch.textContent = t('end.rematch');
+    rematch.textContent = t(room.rematch);
     // The note again as the button's tooltip, for where the short card leaves it out.
     if (words.note) rematch.title = words.note;
     else rematch.removeAttribute('title');

@@ -20,6 +20,8 @@ import { el } from './dom.js';
 import { copyText } from './share.js';
 import { createPlayNow } from './playnow.js';
 import { ratingChange } from './chrome.js';
+import { confirmDialog } from './dialog.js';
+import { opponentHere } from './features/room.js';
 
 /** The clocks offered: none, then seconds at the start + seconds a move. */
 const CLOCKS = [null, [60, 1], [180, 2], [300, 0], [600, 5]];
@@ -202,7 +204,8 @@ export function initOnline(host, controller, { tabs }) {
     decline.hidden = !theirOffer || !inPlay;
     decline.disabled = away;
     rematch.hidden = !side || inPlay;
-    rematch.disabled = away || roomState.rematch.includes(side);
+    // Nobody there to accept: a rematch cannot start (the status says they left).
+    rematch.disabled = away || roomState.rematch.includes(side) || Boolean(side && !opponentHere(roomState, side));
     rematch.textContent = t(roomState.rematch.includes(side) ? 'online.rematchAsked' : roomState.rematch.length ? 'online.rematchAccept' : 'online.rematch');
     tickClocks();
   };
@@ -230,7 +233,17 @@ export function initOnline(host, controller, { tabs }) {
   draw.addEventListener('click', () => controller.onlineOfferDraw());
   decline.addEventListener('click', () => controller.onlineDeclineDraw());
   rematch.addEventListener('click', () => controller.rematch());
-  leave.addEventListener('click', () => controller.onlineLeave());
+  leave.addEventListener('click', async () => {
+    if (leavingResigns() && !(await confirmLeave())) return;
+    controller.onlineLeave();
+  });
+  /** Whether leaving now gives a game in play up (the server's rule for `leave`). */
+  const leavingResigns = () => {
+    const { roomState, side } = controller.onlineRoom();
+    return Boolean(side && roomState && roomState.result === null && roomState.x !== 'empty' && roomState.o !== 'empty');
+  };
+  const confirmLeave = () =>
+    confirmDialog(t('online.leaveTitle'), t('online.leaveBody'), { ok: t('online.leaveOk'), cancel: t('leave.keep') });
   /** The address names the room while in one, for a reload to come back; none once the session ends. */
   const keepAddress = () => {
     const { code, inSession } = controller.onlineRoom();

@@ -71,11 +71,11 @@ function describeOnline(view, { connection, side, roomState: rs, seek = null }) 
     // Resignation, time and agreement are said; a line or a full board
     // speaks for itself.
     const how = (key) => (['resigned', 'time', 'agreed'].includes(reason) ? `${key}.${reason}` : key);
-    if (!winner) return { text: t(how('online.drawn')), tone: 'draw' };
+    if (!winner) return afterGame({ text: t(how('online.drawn')), tone: 'draw' }, rs, side);
     if (side) {
-      return winner === side
+      return afterGame(winner === side
         ? { text: t(how('online.youWin')), tone: 'win' }
-        : { text: t(how('online.youLose')), tone: 'lose' };
+        : { text: t(how('online.youLose')), tone: 'lose' }, rs, side);
     }
     return { text: t(how('online.wins'), { player: winner.toUpperCase() }), tone: 'win' };
   }
@@ -95,6 +95,20 @@ function describeOnline(view, { connection, side, roomState: rs, seek = null }) 
   return board === null
     ? { text: t('status.mayPlay', { player }), tone: view.sideToMove }
     : { text: t('status.mustPlay', { player, board }), tone: view.sideToMove };
+}
+
+/**
+ * A player's result `said`, and then what the room waits on: the opponent
+ * gone (no rematch can start), or a rematch asked by either side.
+ */
+function afterGame(said, rs, side) {
+  const other = side === 'x' ? 'o' : 'x';
+  const then = rs[other] !== 'connected'
+    ? 'online.opponentLeft'
+    : rs.rematch.includes(side)
+      ? 'online.rematchWaiting'
+      : rs.rematch.includes(other) ? 'online.rematchOffered' : null;
+  return then ? { ...said, text: t('online.resultThen', { result: said.text, then: t(then) }) } : said;
 }
 
 /** The message for a refused click, from the core's error code. */

@@ -46,3 +46,13 @@ export function phaseOf(room, connection) {
   if (room.x === 'empty' || room.o === 'empty') return 'waiting';
   return 'playing';
 }
+
+/**
+ * Whether the opponent of `side` is in the room now (their seat connected):
+ * a rematch needs someone there to accept it.
+ * @param {RoomState} room
+ * @param {Side} side
+ */
+export function opponentHere(room, side) {
+  return (side === 'x' ? room.o : room.x) === 'connected';
+}
