@@ -31,6 +31,7 @@ import { initSound } from './sound.js';
 import { initTitle } from './title.js';
 import { initStatusBox } from './statusbox.js';
 import { initPlayerViews } from './playerviews.js';
+import { initOffers } from './offers.js';
 import { initReturnToGame } from './returngame.js';
 import { input } from './dom.js';
 
@@ -133,6 +134,7 @@ async function boot() {
   await nextTask();
   initOnline(document.getElementById('online-host'), controller, { tabs });
   initPlayerViews(controller, { openRecord: sharing.openRecord, tabs, focusMoves: moves.focus });
+  initOffers(controller);
   initReturnToGame(controller, { tabs });
   await nextTask();
   initEndCard(controller, { tabs });

@@ -28,6 +28,8 @@ const CLOCKS = [null, [60, 1], [180, 2], [300, 0], [600, 5]];
 /** A clock under this many milliseconds is shown as running low. */
 const LOW_MS = 20_000;
 const ROOM_CODE = /^[0-9a-z]{1,32}$/;
+/** How long Resign waits for its second tap before it stands down. */
+const RESIGN_ARMED_MS = 5000;
 
 function clockLabel(clock) {
   if (!clock) return t('online.noClock');
@@ -110,6 +112,12 @@ export function initOnline(host, controller, { tabs }) {
   host.replaceChildren(unavailable, playNow.node, el('section', { 'aria-labelledby': 'online-heading' }, heading, intro, form, room));
 
   let ticker = 0;
+  /** Set while Resign waits for the second tap that confirms it. */
+  let resignArmed = 0;
+  const disarmResign = () => {
+    window.clearTimeout(resignArmed);
+    resignArmed = 0;
+  };
 
   const setRoomInUrl = (code) => {
     const url = new URL(window.location.href);
@@ -198,6 +206,9 @@ export function initOnline(host, controller, { tabs }) {
     const away = state === 'reconnecting';
     resign.hidden = !side || !inPlay || !seated;
     resign.disabled = away;
+    if (resign.hidden || away) disarmResign();
+    resign.textContent = t(resignArmed ? 'online.resignConfirm' : 'online.resign');
+    resign.dataset.confirm = String(Boolean(resignArmed));
     draw.hidden = !side || !inPlay || !seated;
     draw.textContent = t(theirOffer ? 'online.acceptDraw' : roomState.drawOffer === side ? 'online.drawOffered' : 'online.offerDraw');
     draw.disabled = away || roomState.drawOffer === side;
@@ -229,7 +240,20 @@ export function initOnline(host, controller, { tabs }) {
   share.addEventListener('click', () => {
     navigator.share({ title: t('app.title'), text: t('online.shareText'), url: link.href }).catch(() => {});
   });
-  resign.addEventListener('click', () => controller.onlineResign());
+  // Resign asks first, in place: the first tap turns the button into the
+  // question, a second within RESIGN_ARMED_MS resigns.
+  resign.addEventListener('click', () => {
+    if (resignArmed) {
+      disarmResign();
+      controller.onlineResign();
+    } else {
+      resignArmed = window.setTimeout(() => {
+        resignArmed = 0;
+        render();
+      }, RESIGN_ARMED_MS);
+    }
+    render();
+  });
   draw.addEventListener('click', () => controller.onlineOfferDraw());
   decline.addEventListener('click', () => controller.onlineDeclineDraw());
   rematch.addEventListener('click', () => controller.rematch());

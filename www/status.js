@@ -82,6 +82,8 @@ function describeOnline(view, { connection, side, roomState: rs, seek = null }) 
   if (rs.x === 'empty' || rs.o === 'empty') return { text: t('online.waiting'), tone: 'info' };
   const opponent = side && (side === 'x' ? rs.o : rs.x);
   if (opponent === 'disconnected') return { text: t('online.opponentAway'), tone: 'info' };
+  // An offer waits for an answer: the status says so, its buttons beside it (offers.js).
+  if (side && rs.drawOffer && rs.drawOffer !== side) return { text: t('online.drawOfferedToYou'), tone: 'info' };
   if (side && rs.toMove !== side) return { text: t('online.theirTurn', { side: rs.toMove.toUpperCase() }), tone: rs.toMove };
   const player = view.sideToMove.toUpperCase();
   const board = view.requiredBoard === null ? null : regionName(view.requiredBoard);
