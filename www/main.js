@@ -167,9 +167,10 @@ async function boot() {
   // performance spec's and `cargo xtask bench --page`'s time to a playable page).
   performance.mark('uttt:playable');
   // First visit: the tutorial opens once the page is made, in a task of
-  // its own (it builds a board of its own); Help reopens it.
+  // its own (it builds a board of its own); Help reopens it. Not over a
+  // game joined by its link, whose clock may be running.
   await nextTask();
-  help.start();
+  help.start({ welcome: !new URLSearchParams(window.location.search).has('room') });
   // Ready: every part is made, and on a first visit the tutorial is open.
   document.documentElement.dataset.ready = 'true';
   return controller;

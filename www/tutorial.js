@@ -353,8 +353,10 @@ function createTutorial(onClose) {
 
 /**
  * The tutorial as Help: `open()` opens it from its first step (nothing while
- * it is open); `start()` wires the Help button and, on the first visit,
- * opens it: call it once the page is ready (the wasm is loaded).
+ * it is open); `start({welcome})` wires the Help button and, on the first
+ * visit, opens it unless `welcome` is false (a game joined by its link
+ * comes first; a later visit welcomes): call it once the page is ready
+ * (the wasm is loaded).
  */
 export function createHelp() {
   let shown = null; // the open tutorial, or null
@@ -364,13 +366,13 @@ export function createHelp() {
       shown = null;
     });
   };
-  const start = () => {
+  const start = ({ welcome = true } = {}) => {
     const button = document.getElementById('btn-help');
     if (button) {
       button.addEventListener('click', open);
       button.setAttribute('aria-haspopup', 'dialog');
     }
-    if (firstVisit()) open();
+    if (welcome && firstVisit()) open();
   };
   return { open, start };
 }

@@ -331,13 +331,17 @@ export function createOnline(deps) {
     return Boolean(before.record && now) && state.view.length === before.length + 1 && now.startsWith(before.record);
   }
 
-  /** Back to the form and the local game, saying why (the key of a string). */
+  /**
+   * Back to the form and the local game, saying why (the key of a string)
+   * in the Online pane and in the status line, where the player looks.
+   */
   function giveUp(why) {
     session?.close();
     session = null;
     problem = why;
     if (state.online) backToLocal();
     else announce('online');
+    notify(t(why), 'warn');
   }
 
   /** Leaves the room (a game in play is given up): the local game comes back. */
