@@ -31,6 +31,9 @@ const CONFETTI_PIECES = 28;
 const CUE_MS = 650;
 
 
+/** The server's end reasons that the card names (the others read from the board). */
+const REASONS = new Set(['resigned', 'time', 'agreed']);
+
 function reducedMotion() {
   return typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 }
@@ -79,8 +82,13 @@ export function resultWords(state) {
     tone = winner;
   }
   const line = state.winningThree.length === 3 ? lineIndex(state.winningThree) : -1;
+  const loser = winner === 'x' ? 'O' : 'X';
   let detail;
-  if (winner && line >= 0) {
+  // Online, a game decided off the board (a resignation, a clock, an
+  // agreement) says so: the board's lines would not explain it.
+  if (REASONS.has(state.endReason) && (winner || state.endReason === 'agreed')) {
+    detail = t(`end.reason.${state.endReason}`, { player: loser });
+  } else if (winner && line >= 0) {
     detail = t(ultimate ? 'end.lineBoards' : 'end.lineCells', { line: t(`end.line.${line}`) });
   } else {
     const count = (side) => state.wonCounts[side === 'x' ? 0 : 1];

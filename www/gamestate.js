@@ -100,6 +100,7 @@ export function gameState(state) {
     toMove: view.sideToMove,
     over: online ? ended !== null : view.outcome !== null,
     result: online ? ended && (ended.winner ?? 'draw') : view.outcome,
+    endReason: ended?.reason ?? null,
     winningThree: view.kind === 'ultimate' ? view.winningBoards.slice() : view.winningCells.slice(0, 3).filter((c) => c !== 255),
     wonCounts: view.wonCounts.slice(),
     thinking: state.thinking,

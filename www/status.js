@@ -82,6 +82,9 @@ function describeOnline(view, { connection, side, roomState: rs, seek = null }) 
   if (rs.x === 'empty' || rs.o === 'empty') return { text: t('online.waiting'), tone: 'info' };
   const opponent = side && (side === 'x' ? rs.o : rs.x);
   if (opponent === 'disconnected') return { text: t('online.opponentAway'), tone: 'info' };
+  // A watcher is told which player is away (and, by the notice, when they are back).
+  const away = !side && ['x', 'o'].find((s) => rs[s] === 'disconnected');
+  if (away) return { text: t('online.playerAway', { player: away.toUpperCase() }), tone: 'info' };
   // An offer waits for an answer: the status says so, its buttons beside it (offers.js).
   if (side && rs.drawOffer && rs.drawOffer !== side) return { text: t('online.drawOfferedToYou'), tone: 'info' };
   if (side && rs.toMove !== side) return { text: t('online.theirTurn', { side: rs.toMove.toUpperCase() }), tone: rs.toMove };

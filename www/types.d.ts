@@ -47,6 +47,8 @@ declare global {
     toMove: string;
     over: boolean;
     result: string | null;
+    /** Online, how the finished game was decided (the server's end reason); null otherwise. */
+    endReason: import('./protocol').EndReason | null;
     /** The three boards (Ultimate) or cells (Classic) in a row that won the game at the cursor; empty when none did. */
     winningThree: number[];
     /** Small boards won by X and by O at the cursor (the tie-break's count). */

@@ -296,6 +296,7 @@ export function createOnline(deps) {
       notify(t('online.refused', { error: t('online.err.other') }), 'warn');
       return;
     }
+    const previous = online.roomState;
     online.side = sideOf(roomState, online.role);
     online.roomState = roomState;
     // What running.js lists: this seat's game, running or not.
@@ -323,6 +324,17 @@ export function createOnline(deps) {
     announce('online', { forward: played, played, ended: finishedNow && online.inPlay.has(key) });
     dropStaleReview();
     if (finishedNow && online.inPlay.has(key)) startReview();
+    const back = cameBack(previous, roomState, online.side);
+    if (back) notify(online.side ? t('online.opponentBack') : t('online.playerBack', { player: back.toUpperCase() }), 'info');
+  }
+
+  /**
+   * The side (not `mine`) whose player was disconnected in `before` and is
+   * connected again in `now`, or null: the status line said they were away.
+   */
+  function cameBack(before, now, mine) {
+    if (!before || before.room !== now.room) return null;
+    return ['x', 'o'].find((s) => s !== mine && before[s] === 'disconnected' && now[s] === 'connected') ?? null;
   }
 
   /** Whether `game` (the room's, shown at its end) is the game `before` showed at its end with one more move. */
