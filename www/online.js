@@ -104,11 +104,6 @@ export class OnlineSession {
     this.connect();
   }
 
-  /** Stops waiting in the pool: `seekEnded` follows, or the pairing's `joined` if it came first. */
-  cancelSeek() {
-    return this.send({ type: 'cancelSeek' });
-  }
-
   /** Enters room `room`, back into this browser's seat if it holds one. */
   join(room) {
     this.room = room;

@@ -11,6 +11,7 @@ import { t } from '../i18n.js';
 import { WebGame } from '../wasm.js';
 import { refusalOf } from './play.js';
 import { awaits, phaseOf, sideOf } from './room.js';
+import { createSeek } from './seek.js';
 import { noteRoom } from '../running.js';
 
 /** The server's refusals a player may meet, by code; any other is said in general terms. */
@@ -34,26 +35,9 @@ function refusalKey(refusal) {
  *   receivedAt: number,
  *   recorded: Set<string>,
  *   inPlay: Set<string>,
- *   seek: Seek | null,
+ *   seek: import('./seek.js').Seek | null,
  * }} OnlineState
  */
-
-/**
- * A Play now seek while it waits: what was asked, how many wait in its
- * pool, the rating it is paired by (null until the server said), when it
- * began (performance.now()), and whether a cancel was asked.
- * @typedef {{
- *   options: import('../protocol').SeekOptions,
- *   waiting: number,
- *   rating: number | null,
- *   provisional: boolean,
- *   since: number,
- *   cancelling: boolean,
- * }} Seek
- */
-
-/** How long a cancelled seek waits for the server's answer before the connection is simply closed. */
-const CANCEL_WAIT_MS = 5000;
 
 /**
  * Online play in `state` (the controller's; `online` is this feature's to
@@ -141,68 +125,25 @@ export function createOnline(deps) {
     begin((s) => s.join(code));
   }
 
-  /**
-   * Play now: waits in the pool of `options` (kind, rules, clock, rated)
-   * until the server pairs this player; the game then comes as any room's.
-   * The player is made first if this browser has none (rated games are for
-   * players with a name).
-   * @param {import('../protocol').SeekOptions} options
-   */
-  async function seek(options) {
-    if (state.online) return;
-    const signed = await signIn();
-    if (signed.ok === false) {
+  /** Play now (features/seek.js): the seek of this page's session. */
+  const seeking = createSeek({
+    state,
+    signIn,
+    announce,
+    begin,
+    send,
+    refused(signed) {
       // No server behind this site, or it refused a new player.
       unavailable = signed.status === 0;
       problem = unavailable ? null : refusalKey({ code: signed.error });
       announce('online');
-      return;
-    }
-    if (state.online) return;
-    begin((s) => s.seek(options));
-    state.online.seek = { options, waiting: 0, rating: null, provisional: true, since: performance.now(), cancelling: false };
-    announce('online');
-  }
-
-  /** Settles a cancel in progress: true when the seek ended, false when a pairing came first. */
-  let settleCancel = (/** @type {boolean} */ _ended) => {};
-
-  /**
-   * Stops waiting in the pool. Resolves true once the seek has ended (the
-   * local game is back), false when the pairing came first (its game is on).
-   * @returns {Promise<boolean>}
-   */
-  function cancelSeek() {
-    const waiting = state.online?.seek;
-    if (!waiting) return Promise.resolve(!state.online);
-    const ended = new Promise((resolve) => {
-      settleCancel = resolve;
-    });
-    waiting.cancelling = true;
-    announce('online');
-    const asked = session?.cancelSeek() ?? false;
-    // Not connected, or no answer in time: closing the connection ends the
-    // seek on the server too.
-    const timer = setTimeout(seekEnded, asked ? CANCEL_WAIT_MS : 0);
-    void ended.then(() => clearTimeout(timer));
-    return ended;
-  }
-
-  /** The seek ended without a game: the local game comes back. */
-  function seekEnded() {
-    if (!state.online?.seek) return;
-    session?.close();
-    session = null;
-    backToLocal();
-  }
-
-  /** The server says how the seek waits: the pool's size and the rating it is paired by. */
-  function seekingCame({ waiting, rating, provisional }) {
-    const waitingSeek = state.online?.seek;
-    if (!waitingSeek) return;
-    Object.assign(waitingSeek, { waiting, rating, provisional });
-    announce('online');
-  }
+    },
+    end() {
+      session?.close();
+      session = null;
+      backToLocal();
+    },
+  });
 
   /**
    * Starts a session in place of any other and opens it with `open(session)`.
@@ -231,8 +172,8 @@ export function createOnline(deps) {
       joined: (message) => current() && joined(message),
       state: (roomState) => current() && roomStateCame(roomState),
       spectators: (count) => current() && watchersCame(count),
-      seeking: (message) => current() && seekingCame(message),
-      seekEnded: () => current() && seekEnded(),
+      seeking: (message) => current() && seeking.came(message),
+      seekEnded: () => current() && seeking.ended(),
       // Refused before any room was entered (no such room, too many rooms,
       // the server full): nothing to show but the reason.
       error: (message) => {
@@ -265,10 +206,7 @@ export function createOnline(deps) {
   /** The server placed this page in a room as `role` ('seat0' | 'seat1' | 'spectator'). */
   function joined({ room, role }) {
     // A seek's wait is over: this is its pairing.
-    if (state.online.seek) {
-      state.online.seek = null;
-      settleCancel(false);
-    }
+    seeking.paired();
     Object.assign(state.online, { room, role });
     if (state.online.roomState) state.online.side = sideOf(state.online.roomState, role);
     announce('online');
@@ -371,7 +309,7 @@ export function createOnline(deps) {
     if (!state.online) return;
     state.online = null;
     // A cancel waiting for its answer has it: no game came.
-    settleCancel(true);
+    seeking.settle(true);
     const local = restore();
     if (state.game) state.game.free();
     state.game = local;
@@ -406,8 +344,8 @@ export function createOnline(deps) {
     play,
     create,
     join,
-    seek,
-    cancelSeek,
+    seek: seeking.seek,
+    cancelSeek: seeking.cancel,
     leave,
     room,
     resign: () => send({ type: 'resign' }),
