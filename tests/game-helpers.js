@@ -142,16 +142,30 @@ export async function myName(page) {
 }
 
 /**
- * Another person at another browser: a context of their own (the
- * tutorial seen), their console and page errors pushed to `errors`.
+ * Another person at another browser: a context of their own (made with
+ * `context` options, e.g. a viewport or a locale; the tutorial marked
+ * seen unless `fresh`, a first visit), their console and page errors
+ * pushed to `errors` unless `allowed` matches them.
+ * @param {import('@playwright/test').Browser} browser
+ * @param {string[]} errors
+ * @param {{ fresh?: boolean, context?: object, allowed?: RegExp | null }} [options]
  */
-export async function person(browser, errors) {
-  const context = await browser.newContext();
-  await context.addInitScript(() => localStorage.setItem('uttt.tutorial', 'done'));
-  const page = await context.newPage();
-  page.on('pageerror', (error) => errors.push(`uncaught page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(`console.error: ${message.text()}`);
-  });
+export async function person(browser, errors, { fresh = false, context: contextOptions = {}, allowed = null } = {}) {
+  const context = await browser.newContext(contextOptions);
+  if (!fresh) await context.addInitScript(() => localStorage.setItem('uttt.tutorial', 'done'));
+  const page = await watched(context, errors, allowed);
   return { context, page };
+}
+
+/** A new page of `context` whose errors (but those `allowed` matches) go to `errors`. */
+export async function watched(context, errors, allowed = null) {
+  const page = await context.newPage();
+  const record = (line) => {
+    if (!allowed?.test(line)) errors.push(line);
+  };
+  page.on('pageerror', (error) => record(`uncaught page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') record(`console.error: ${message.text()}`);
+  });
+  return page;
 }

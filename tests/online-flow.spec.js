@@ -6,31 +6,10 @@
 // of a player's disconnection, and the tab's title on your move.
 
 import { test, expect } from './support/fixtures.js';
-import { open, showTab, cell, expectMarks } from './game-helpers.js';
+import { open, showTab, cell, expectMarks, myName, person, watched } from './game-helpers.js';
 
 const PHONE = { width: 390, height: 844 };
 const TITLE = 'Ultimate Tic-Tac-Toe';
-
-/**
- * A person: a context of their own, its errors failing the test. The
- * tutorial is marked seen unless `fresh` (a first visit).
- */
-async function person(browser, errors, { fresh = false, viewport = undefined } = {}) {
-  const context = await browser.newContext(viewport ? { viewport } : {});
-  if (!fresh) await context.addInitScript(() => localStorage.setItem('uttt.tutorial', 'done'));
-  const page = await watched(context, errors);
-  return { context, page };
-}
-
-/** A new page of `context` whose errors go to `errors`. */
-async function watched(context, errors) {
-  const page = await context.newPage();
-  page.on('pageerror', (error) => errors.push(`uncaught page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(`console.error: ${message.text()}`);
-  });
-  return page;
-}
 
 const root = (page) => page.locator('html');
 
@@ -70,7 +49,7 @@ async function joinGame(page, friend, link) {
 test('a player who closed the tab finds the running game again; the title says whose move', async ({ page, browser }) => {
   const errors = [];
   const link = await createRoom(page);
-  const friend = await person(browser, errors, { viewport: PHONE });
+  const friend = await person(browser, errors, { context: { viewport: PHONE } });
   await joinGame(page, friend.page, link);
 
   // X to move: the tab of X's player says so, O's does not.
@@ -100,7 +79,7 @@ test('a player who closed the tab finds the running game again; the title says w
   await back.click();
   await expect(root(again)).toHaveAttribute('data-online-state', 'playing');
   await expectMarks(again, 1);
-  await expect(again.locator('#player-o-name')).toHaveText('You');
+  await expect(again.locator('#player-o-name')).toHaveText(await myName(again));
   await expect(back).toBeHidden();
   await cell(again, 0, 0).click();
   await expectMarks(page, 2);
@@ -140,7 +119,7 @@ test('leaving asks first and tells the opponent, whose Rematch waits; the link i
   // The leaver opens the link again: their own seat, not a watcher's.
   await friend.page.goto(link);
   await expect(root(friend.page)).toHaveAttribute('data-online-state', 'over');
-  await expect(friend.page.locator('#player-o-name')).toHaveText('You');
+  await expect(friend.page.locator('#player-o-name')).toHaveText(await myName(friend.page));
   await expect(friend.page.locator('#status')).toHaveText('You resigned.');
   await expect(page.locator('#status')).not.toContainText('left');
   await expect(page.locator('[data-action="online-rematch"]')).toBeEnabled();
@@ -152,7 +131,7 @@ test('leaving asks first and tells the opponent, whose Rematch waits; the link i
 test('offers show in the status area and are answered there; Resign asks first', async ({ page, browser }) => {
   const errors = [];
   const link = await createRoom(page);
-  const friend = await person(browser, errors, { viewport: PHONE });
+  const friend = await person(browser, errors, { context: { viewport: PHONE } });
   await joinGame(page, friend.page, link);
   const status = friend.page.locator('#status');
   const accept = friend.page.locator('[data-action="accept-draw"]');
@@ -206,14 +185,14 @@ test('offers show in the status area and are answered there; Resign asks first',
 test('an invitation opened on a first visit shows no tutorial; an unknown room says so in view', async ({ page, browser }) => {
   const errors = [];
   const link = await createRoom(page);
-  const newcomer = await person(browser, errors, { fresh: true, viewport: PHONE });
+  const newcomer = await person(browser, errors, { fresh: true, context: { viewport: PHONE } });
   await newcomer.page.goto(link);
   await expect(root(newcomer.page)).toHaveAttribute('data-ready', 'true');
   await expect(root(newcomer.page)).toHaveAttribute('data-online-state', 'playing');
   await expect(newcomer.page.locator('[data-testid="tutorial"]')).toHaveCount(0);
   await expect(newcomer.page.locator('#status')).toBeInViewport();
 
-  const lost = await person(browser, errors, { fresh: true, viewport: PHONE });
+  const lost = await person(browser, errors, { fresh: true, context: { viewport: PHONE } });
   await lost.page.goto('./?room=nosuchroom0000');
   await expect(root(lost.page)).toHaveAttribute('data-ready', 'true');
   await expect(lost.page.locator('[data-testid="tutorial"]')).toHaveCount(0);

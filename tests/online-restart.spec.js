@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { test as base, expect } from './support/fixtures.js';
-import { open, showTab, cell, marks, expectMarks, myName } from './game-helpers.js';
+import { open, showTab, cell, marks, expectMarks, myName, person } from './game-helpers.js';
 import { tables } from '../www/i18n.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -120,18 +120,6 @@ const test = base.extend({
 // the console; nothing else may be logged.
 test.use({ allowedErrors: [REFUSED] });
 
-/** Another person: a browser context of their own, its errors (but REFUSED) failing the test. */
-async function person(browser, errors, options) {
-  const context = await browser.newContext(options);
-  await context.addInitScript(() => localStorage.setItem('uttt.tutorial', 'done'));
-  const page = await context.newPage();
-  page.on('pageerror', (error) => errors.push(`uncaught page error: ${error.message}`));
-  page.on('console', (message) => {
-    const line = `console.error: ${message.text()}`;
-    if (message.type() === 'error' && !REFUSED.test(line)) errors.push(line);
-  });
-  return { context, page };
-}
 
 /** Counts the WebSockets `page` opens (tried, whether or not a server answered). */
 function countSockets(page) {
@@ -185,12 +173,12 @@ test('a server restart: the pages say online play is restarting, come back by th
   const link = await page.locator('[data-online-link]').getAttribute('href');
   expect(link).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/.*\\?room=[0-9a-z]{16}$`));
 
-  const o = await person(browser, errors, { viewport: { width: 1280, height: 720 } });
+  const o = await person(browser, errors, { context: { viewport: { width: 1280, height: 720 } }, allowed: REFUSED });
   const oSockets = countSockets(o.page);
   await o.page.goto(link);
   await expect(html(o.page)).toHaveAttribute('data-online-state', 'playing');
   await expect(o.page.locator('#player-o-name')).toHaveText(await myName(o.page));
-  const watcher = await person(browser, errors, { viewport: { width: 390, height: 844 }, locale: 'zh-CN' });
+  const watcher = await person(browser, errors, { context: { viewport: { width: 390, height: 844 }, locale: 'zh-CN' }, allowed: REFUSED });
   const wSockets = countSockets(watcher.page);
   await watcher.page.goto(link);
   await expect(html(watcher.page)).toHaveAttribute('data-online-state', 'playing');
