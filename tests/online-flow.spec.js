@@ -110,7 +110,7 @@ test('leaving asks first and tells the opponent, whose Rematch waits; the link i
   // The one who stays is told: the game was resigned, the opponent left,
   // and no rematch can start with nobody there.
   await expect(root(page)).toHaveAttribute('data-online-state', 'over');
-  await expect(page.locator('#status')).toContainText('your friend resigned');
+  await expect(page.locator('#status')).toContainText('your opponent resigned');
   await expect(page.locator('#status')).toContainText('Your opponent left.');
   await expect(page.locator('[data-testid="end-line"]')).toHaveText('Won by resignation: O resigned.');
   await expect(page.locator('[data-testid="rematch"]')).toBeDisabled();
@@ -176,7 +176,7 @@ test('offers show in the status area and are answered there; Resign asks first',
   await expect(root(friend.page)).toHaveAttribute('data-online-state', 'playing');
   await resign.click();
   await expect(root(page)).toHaveAttribute('data-online-state', 'over');
-  await expect(page.locator('#status')).toHaveText('You win: your friend resigned.');
+  await expect(page.locator('#status')).toHaveText('You win: your opponent resigned.');
 
   await friend.context.close();
   expect(errors).toEqual([]);

@@ -245,9 +245,9 @@ test.describe('without the online server', () => {
     await page.route('**/api/**', (route) => route.fulfill({ status: 404, contentType: 'text/html', body: '<!doctype html><title>Not found</title>' }));
     await openWith(page, { mode: 'human' });
     await go(page, '#/leaderboard/ultimate-rapid');
-    await expect(view(page, 'leaderboard').locator('.view-status')).toHaveText(/need the online server/);
+    await expect(view(page, 'leaderboard').locator('.view-status')).toHaveText(/come with online play/);
     await go(page, '#/@/Somebody');
-    await expect(view(page, 'profile').locator('.view-status')).toHaveText(/need the online server/);
+    await expect(view(page, 'profile').locator('.view-status')).toHaveText(/come with online play/);
     await go(page, '#/nowhere');
     await expect(page.locator('.view-layer')).toBeHidden();
     await expect(view(page, 'profile')).toHaveCount(0);

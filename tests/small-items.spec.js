@@ -276,7 +276,7 @@ test.describe('the score card for screen readers', () => {
     await page.locator('[data-action="online-create"]').click();
     await expect(page.locator('html')).toHaveAttribute('data-online-state', 'waiting');
     const players = page.locator('#players');
-    await expect.poll(() => players.ariaSnapshot()).toBe('- text: "You (X). Time left: 1:00 Friend (O). Time left: 1:00"');
+    await expect.poll(() => players.ariaSnapshot()).toBe('- text: "You (X). Time left: 1:00 Opponent (O). Time left: 1:00"');
     await page.locator('[data-action="online-leave"]').click();
     await expect(page.locator('html')).not.toHaveAttribute('data-online-state', /.*/);
   });
