@@ -27,23 +27,37 @@ pub const COOKIE: &str = "uttt_session";
 const COOKIE_SECONDS: u64 = crate::players::SESSION_IDLE_MS / 1000;
 
 /// An API error: its status, code and sentence.
+#[derive(Debug)]
 pub struct ApiError {
     status: StatusCode,
     code: &'static str,
     message: String,
+    /// Seconds to wait before asking again (`Retry-After`), for a 429.
+    retry_after: Option<u64>,
 }
 
 impl ApiError {
-    fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+    pub(crate) fn new(
+        status: StatusCode,
+        code: &'static str,
+        message: impl Into<String>,
+    ) -> ApiError {
         ApiError {
             status,
             code,
             message: message.into(),
+            retry_after: None,
         }
     }
 
+    /// The same error, saying to wait `seconds` before asking again.
+    pub(crate) fn retry_after(mut self, seconds: u64) -> ApiError {
+        self.retry_after = Some(seconds);
+        self
+    }
+
     /// Nobody has the name asked for.
-    fn no_such_player() -> ApiError {
+    pub(crate) fn no_such_player() -> ApiError {
         ApiError::new(
             StatusCode::NOT_FOUND,
             "no-such-player",
@@ -52,7 +66,7 @@ impl ApiError {
     }
 
     /// The store failed: said to the log, a plain sentence to the client.
-    fn store(e: &str) -> ApiError {
+    pub(crate) fn store(e: &str) -> ApiError {
         eprintln!("uttt-server: api: {e}");
         ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -64,11 +78,17 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (
+        let mut response = (
             self.status,
             Json(json!({ "error": self.code, "message": self.message })),
         )
-            .into_response()
+            .into_response();
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        response
     }
 }
 
@@ -83,7 +103,7 @@ pub fn cookie_secret(headers: &HeaderMap) -> Option<&str> {
 }
 
 /// The signed-in player, if the request carries a live session.
-async fn me(app: &App, headers: &HeaderMap) -> Result<Option<Me>, ApiError> {
+pub(crate) async fn me(app: &App, headers: &HeaderMap) -> Result<Option<Me>, ApiError> {
     match cookie_secret(headers) {
         None => Ok(None),
         Some(secret) => app
@@ -282,7 +302,7 @@ const CSRF_HEADER: &str = "x-csrf-token";
 
 /// The signed-in player asking for a change: from this site's pages, with
 /// a live session and its CSRF token (compared in constant time).
-async fn changer(app: &App, headers: &HeaderMap) -> Result<Me, ApiError> {
+pub(crate) async fn changer(app: &App, headers: &HeaderMap) -> Result<Me, ApiError> {
     if !from_this_site(app, headers) {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
@@ -427,13 +447,13 @@ pub async fn delete_me(State(app): State<Arc<App>>, headers: HeaderMap) -> Respo
 
 /// Whether a state-changing request comes from this site's pages: a
 /// browser always sends `Origin` with one, so it must be there and ours.
-fn from_this_site(app: &App, headers: &HeaderMap) -> bool {
+pub(crate) fn from_this_site(app: &App, headers: &HeaderMap) -> bool {
     headers.contains_key(header::ORIGIN) && origin_allowed(headers, &app.allowed_origins)
 }
 
 /// Whether the page was reached over https (directly, or as a proxy in
 /// front says): then the cookie is only ever sent over https.
-fn secure(headers: &HeaderMap) -> bool {
+pub(crate) fn secure(headers: &HeaderMap) -> bool {
     let says = |name: &str, value: &str| {
         headers
             .get(name)
@@ -446,7 +466,7 @@ fn secure(headers: &HeaderMap) -> bool {
 /// `response` with the request's session cookie set again for another
 /// [`COOKIE_SECONDS`]: a session in use lasts as long as it is used (the
 /// server forgets one unseen for as long).
-fn renewed(app: &App, headers: &HeaderMap, mut response: Response) -> Response {
+pub(crate) fn renewed(app: &App, headers: &HeaderMap, mut response: Response) -> Response {
     let Some(secret) = cookie_secret(headers) else {
         return response;
     };
@@ -458,7 +478,7 @@ fn renewed(app: &App, headers: &HeaderMap, mut response: Response) -> Response {
 }
 
 /// The `Set-Cookie` value of a session.
-fn session_cookie(secret: &str, path: &str, secure: bool) -> String {
+pub(crate) fn session_cookie(secret: &str, path: &str, secure: bool) -> String {
     format!(
         "{COOKIE}={secret}; Path={path}; Max-Age={COOKIE_SECONDS}; HttpOnly; SameSite=Lax{}",
         if secure { "; Secure" } else { "" }

@@ -42,6 +42,8 @@ pub struct App {
     pub joins: PerAddress,
     /// New players each client may make (see `api.rs`).
     pub signups: PerAddress,
+    /// Sign-ins' limits and passkey ceremonies (see `signin.rs`).
+    pub sign_ins: crate::signin::SignIns,
     /// Places for game connections: fewer than all connections, so the
     /// site's pages and files are served while they are all taken.
     pub game_slots: Arc<Semaphore>,
@@ -83,6 +85,7 @@ impl App {
                 SIGNUP_BURST.max(config.signups_per_minute),
                 config.signups_per_minute,
             ),
+            sign_ins: crate::signin::SignIns::new(),
             game_slots: Arc::new(Semaphore::new(config.game_connections())),
             game_connections: u32::try_from(config.game_connections()).unwrap_or(u32::MAX),
             stopping: watch::channel(false).0,

@@ -19,7 +19,7 @@ use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::app::App;
 use crate::site::{self, Route};
-use crate::{api, qr, ws};
+use crate::{api, qr, signin, ws};
 
 /// The page's own Content-Security-Policy (its `<meta>` in index.html)
 /// plus what only a header can say: no page may frame the game.
@@ -64,7 +64,36 @@ pub fn router(app: Arc<App>) -> Router {
                 &format!("{base}api/me/sessions/{{id}}"),
                 delete(api::delete_session),
             )
-            .route(&format!("{base}api/session"), post(api::post_session))
+            .route(
+                &format!("{base}api/session"),
+                get(signin::get_session).post(api::post_session),
+            )
+            .route(&format!("{base}api/signin"), post(signin::post_sign_in))
+            .route(
+                &format!("{base}api/signin/passkey/start"),
+                post(signin::post_sign_in_start),
+            )
+            .route(
+                &format!("{base}api/signin/passkey/finish"),
+                post(signin::post_sign_in_finish),
+            )
+            .route(
+                &format!("{base}api/me/password"),
+                post(signin::post_password),
+            )
+            .route(&format!("{base}api/me/passkeys"), get(signin::get_passkeys))
+            .route(
+                &format!("{base}api/me/passkeys/start"),
+                post(signin::post_passkey_start),
+            )
+            .route(
+                &format!("{base}api/me/passkeys/finish"),
+                post(signin::post_passkey_finish),
+            )
+            .route(
+                &format!("{base}api/me/passkeys/{{id}}"),
+                delete(signin::delete_passkey),
+            )
             .route(&format!("{base}api/me/name"), post(api::post_name))
             .route(&format!("{base}api/signout"), post(api::post_sign_out))
             .route(&format!("{base}api/players/{{name}}"), get(api::get_player))

@@ -29,6 +29,7 @@ pub mod players;
 pub mod qr;
 pub mod rating;
 pub mod room;
+pub mod signin;
 pub mod site;
 pub mod stakes;
 pub mod store;

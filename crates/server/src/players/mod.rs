@@ -1,6 +1,7 @@
 //! Players: who plays, by a session cookie. A player exists from their
 //! first online action, with a proposed name; nothing else is asked.
 
+pub mod credentials;
 pub mod names;
 mod sql;
 

@@ -430,8 +430,8 @@ pub fn revoke(connection: &Connection, player: i64, handle: &str) -> Result<bool
 }
 
 /// Deletes player `player`'s account: their name becomes `deleted-ID` (a
-/// name no one can take), their password and sessions go, and their games
-/// stay in the archive under that name.
+/// name no one can take), their password, passkeys and sessions go, and
+/// their games stay in the archive under that name.
 ///
 /// # Errors
 /// When the database refused.
@@ -442,6 +442,7 @@ pub fn delete(connection: &Connection, player: i64, now_ms: u64) -> Result<(), S
             params![player, sql_ms(now_ms)],
         )
         .and_then(|_| connection.execute("DELETE FROM sessions WHERE player = ?1", [player]))
+        .and_then(|_| connection.execute("DELETE FROM passkeys WHERE player = ?1", [player]))
         .map(drop)
         .map_err(|e| format!("cannot delete the account: {e}"))
 }
