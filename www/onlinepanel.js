@@ -22,6 +22,7 @@ import { createPlayNow } from './playnow.js';
 import { ratingChange } from './chrome.js';
 import { confirmDialog } from './dialog.js';
 import { opponentHere } from './features/room.js';
+import { accountButton } from './features/account.js';
 
 /** The clocks offered: none, then seconds at the start + seconds a move. */
 const CLOCKS = [null, [60, 1], [180, 2], [300, 0], [600, 5]];
@@ -109,7 +110,8 @@ export function initOnline(host, controller, { tabs }) {
   const heading = el('h3', { id: 'online-heading' });
   // Why online play cannot happen comes first, where it is seen without scrolling the pane.
   const playNow = createPlayNow(controller);
-  host.replaceChildren(unavailable, playNow.node, el('section', { 'aria-labelledby': 'online-heading' }, heading, intro, form, room));
+  const account = el('p', { class: 'online-account' }, accountButton());
+  host.replaceChildren(unavailable, playNow.node, el('section', { 'aria-labelledby': 'online-heading' }, heading, intro, form, room), account);
 
   let ticker = 0;
   /** Set while Resign waits for the second tap that confirms it. */
