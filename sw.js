@@ -82,5 +82,8 @@ self.addEventListener('fetch', (event) => {
   const { request } = event;
   if (request.method !== 'GET') return;
   if (new URL(request.url).origin !== self.location.origin) return;
+  // The server's answers about players and sessions are never kept: they are
+  // personal, and only the server knows them as they stand.
+  if (new URL(request.url).pathname.includes('/api/')) return;
   event.respondWith(DEV ? networkFirst(request) : cacheFirst(request));
 });
