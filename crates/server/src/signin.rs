@@ -2,7 +2,7 @@
 //! passkey, each attempt counted against the client's address and the
 //! name tried, and the page's account panel's view of the session.
 //!
-//! Password hashes cost tens of milliseconds of a core each: they run on
+//! Password hashes cost 40 to 80 ms of a core each: they run on
 //! the blocking threads, at most [`HASHES_AT_ONCE`] at a time, so a flood
 //! of sign-ins waits for its turn while the game's tasks go on.
 //!

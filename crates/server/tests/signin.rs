@@ -376,6 +376,14 @@ fn passkey_ceremonies_refuse_what_no_authenticator_signed() {
         let body = serde_json::json!({ "name": name }).to_string();
         call(&server, "POST", "/api/signin/passkey/start", &page, &body)
     };
+    let at_ip = call(
+        &server,
+        "POST",
+        "/api/signin/passkey/start",
+        &Who::default(),
+        &serde_json::json!({ "name": name }).to_string(),
+    );
+    assert_eq!((at_ip.status, at_ip.error()), (400, "passkeys-need-a-name"));
     let unknown = start("NobodyHere1");
     assert_eq!((unknown.status, unknown.error()), (404, "no-such-player"));
     let without = start(&name);
