@@ -6,6 +6,9 @@
 // navigator.credentials, and the browser's answers back into JSON.
 
 /** An answer the server refused: its code, and the seconds to wait when it said. */
+/** How long a request may take before the panel gives up on it, in ms (a sign-in may queue for its hash up to 10 s). */
+const REQUEST_MS = 20_000;
+
 export class Refusal extends Error {
   /**
    * @param {string} code
@@ -38,9 +41,11 @@ export async function api(method, path, { body, csrf } = {}) {
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
       credentials: 'same-origin',
+      // The server answers at once or not at all: nothing waits forever.
+      signal: AbortSignal.timeout(REQUEST_MS),
     });
-  } catch {
-    throw new Refusal('no-server');
+  } catch (error) {
+    throw new Refusal(error instanceof DOMException && error.name === 'TimeoutError' ? 'timeout' : 'no-server');
   }
   const type = response.headers.get('content-type') ?? '';
   if (response.status === 204) return null;
