@@ -235,17 +235,20 @@ export function accountButton() {
       if (session.server) say(sayRefusal(error), 'error');
     }
     session.loaded = true;
-    if (session.name) {
-      const [held, listed] = await Promise.all([api('GET', 'me/passkeys'), api('GET', 'me/sessions')]);
-      keys = held?.passkeys ?? [];
-      hasPassword = Boolean(held?.password);
-      browsers = listed?.sessions ?? [];
-    } else {
-      keys = [];
-      hasPassword = false;
-      browsers = [];
+    keys = [];
+    hasPassword = false;
+    browsers = [];
+    try {
+      if (session.name) {
+        const [held, listed] = await Promise.all([api('GET', 'me/passkeys'), api('GET', 'me/sessions')]);
+        keys = held?.passkeys ?? [];
+        hasPassword = Boolean(held?.password);
+        browsers = listed?.sessions ?? [];
+      }
+    } finally {
+      // What is known is shown, also when a list could not be read.
+      render();
     }
-    render();
   };
 
   /** Runs `work` with the buttons disabled, then reads the session again; says what failed. */
@@ -356,7 +359,7 @@ export function accountButton() {
     say('');
     render();
     dialog.showModal();
-    load();
+    load().catch((error) => say(sayRefusal(error), 'error'));
   });
   onLangChange(render);
   render();
