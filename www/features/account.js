@@ -72,7 +72,7 @@ function sayRefusal(error) {
 /**
  * The account button and its dialog. The button (`[data-action="account"]`)
  * goes wherever the caller puts it; the dialog is built once, on the page's
- * body, and reads the session each time it opens.
+ * body (closed), and reads the session each time it opens.
  * @returns {HTMLButtonElement}
  */
 export function accountButton() {
@@ -355,7 +355,6 @@ export function accountButton() {
   });
   close.addEventListener('click', () => dialog.close());
   open.addEventListener('click', () => {
-    if (!dialog.isConnected) document.body.append(dialog);
     say('');
     render();
     dialog.showModal();
@@ -363,5 +362,7 @@ export function accountButton() {
   });
   onLangChange(render);
   render();
+  // In the document from the start (closed), so `[data-me]` is always there to read.
+  document.body.append(dialog);
   return open;
 }
