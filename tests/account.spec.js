@@ -2,8 +2,9 @@
 // a player made in one browser secures the account with a passkey (the
 // authenticator is Chromium's virtual one, driven over CDP) or a password,
 // and signs in with it from a fresh browser, which then shows the same
-// name in `[data-me]`. WebAuthn refuses IP addresses, so every page here
-// is opened at localhost on the server's port.
+// name in the panel and in the page's `[data-me]` (Play now's). WebAuthn
+// refuses IP addresses, so every page here is opened at localhost on the
+// server's port.
 
 import { test, expect } from './support/fixtures.js';
 import { open, showTab } from './game-helpers.js';
@@ -49,10 +50,10 @@ async function openAccount(page, url) {
 
 /** Makes a new player in the open panel; returns the proposed name. */
 async function newPlayer(dialog) {
-  await expect(dialog.locator('[data-me]')).toHaveText('');
+  await expect(dialog.locator('[data-account-name]')).toHaveText('');
   await dialog.locator('[data-action="account-new"]').click();
-  await expect(dialog.locator('[data-me]')).toHaveText(/^[A-Z][A-Za-z0-9_-]{2,19}$/);
-  return dialog.locator('[data-me]').textContent();
+  await expect(dialog.locator('[data-account-name]')).toHaveText(/^[A-Z][A-Za-z0-9_-]{2,19}$/);
+  return dialog.locator('[data-account-name]').textContent();
 }
 
 test('a passkey added in one browser signs the player in from a fresh one', async ({ page, browser, baseURL }) => {
@@ -77,10 +78,11 @@ test('a passkey added in one browser signs the player in from a fresh one', asyn
     await b.cdp.send('WebAuthn.addCredential', { authenticatorId: b.authenticatorId, credential });
   }
   const there = await openAccount(other.page, url);
-  await expect(there.locator('[data-me]')).toHaveText('');
+  await expect(there.locator('[data-account-name]')).toHaveText('');
   await there.locator('[data-signin-name]').fill(name.toLowerCase());
   await there.locator('[data-action="signin-passkey"]').click();
-  await expect(there.locator('[data-me]')).toHaveText(name);
+  await expect(there.locator('[data-account-name]')).toHaveText(name);
+  await expect(other.page.locator('[data-me]')).toHaveAttribute('data-me', name);
   // Two browsers are signed in now; the new one can sign the first out.
   await expect(there.locator('[data-sessions] li')).toHaveCount(2);
   await there.locator('[data-action="signout-others"]').click();
@@ -90,7 +92,7 @@ test('a passkey added in one browser signs the player in from a fresh one', asyn
   await showTab(page, 'online');
   await page.locator('[data-action="account"]').click();
   await expect(page.locator('[data-account-dialog] [data-action="account-new"]')).toBeVisible();
-  await expect(page.locator('[data-me]')).toHaveText('');
+  await expect(page.locator('[data-account-name]')).toHaveText('');
 
   await other.context.close();
   expect(errors).toEqual([]);
@@ -112,15 +114,17 @@ test('a password set in one browser signs the player in from a fresh one; the ac
   await there.locator('[data-signin-name]').fill(name);
   await there.locator('[data-signin-password]').fill('correct horse battery');
   await there.locator('[data-action="signin-password"]').click();
-  await expect(there.locator('[data-me]')).toHaveText(name);
+  await expect(there.locator('[data-account-name]')).toHaveText(name);
+  await expect(other.page.locator('[data-me]')).toHaveAttribute('data-me', name);
 
   // Deleting asks first; then nobody is signed in, here or there.
   await there.locator('[data-action="account-delete"]').click();
   await other.page.locator('dialog [data-answer="cancel"]').click();
-  await expect(there.locator('[data-me]')).toHaveText(name);
+  await expect(there.locator('[data-account-name]')).toHaveText(name);
   await there.locator('[data-action="account-delete"]').click();
   await other.page.locator('dialog [data-answer="ok"]').click();
-  await expect(there.locator('[data-me]')).toHaveText('');
+  await expect(there.locator('[data-account-name]')).toHaveText('');
+  await expect(other.page.locator('[data-me]')).toHaveAttribute('data-me', '');
   await expect(there.locator('[data-action="account-new"]')).toBeVisible();
   const gone = await page.evaluate(async () => (await fetch('api/session')).json());
   expect(gone).toEqual({ name: null });

@@ -107,6 +107,7 @@ function remember(signedIn) {
  *   fetchMe: () => Promise<{name: string, csrf: string} | null>,
  *   ensureSession: () => Promise<Answer>,
  *   change: (path: string, method: string, body?: unknown) => Promise<Answer>,
+ *   learned: (me: {name: string, csrf: string} | null) => void,
  * }} Account
  */
 
@@ -136,15 +137,16 @@ export function createAccount() {
       return () => listeners.delete(listener);
     },
     /**
-     * The signed-in player, asked of the server (`GET /api/me`); null
-     * without a session or a server. A browser that never had a session
-     * does not ask (the answer would be a 401 the console reports).
+     * The signed-in player, asked of the server (`GET /api/session`, which
+     * answers 200 `{name: null}` for a session ended elsewhere, where
+     * `/api/me`'s 401 would be reported by the console); null without a
+     * session or a server. A browser that never had a session does not ask
+     * (a static host's 404 would be reported too).
      */
     async fetchMe() {
       if (!remembered()) return null;
-      const answer = await call('api/me');
-      if (answer.ok) setMe({ name: answer.body.name, csrf: answer.body.csrf });
-      else if (answer.status === 401) setMe(null);
+      const answer = await call('api/session');
+      if (answer.ok) setMe(answer.body.name ? { name: answer.body.name, csrf: answer.body.csrf } : null);
       return answer.ok ? me : null;
     },
     /** The session a first online action makes (`POST /api/session`): its player, or the refusal. */
@@ -152,6 +154,10 @@ export function createAccount() {
       const answer = await call('api/session', { method: 'POST' });
       if (answer.ok) setMe({ name: answer.body.name, csrf: answer.body.csrf });
       return answer;
+    },
+    /** Takes who is signed in as the account panel learned it (a sign-in, a sign-out): the player, or null. */
+    learned(next) {
+      setMe(next);
     },
     /** A change asked by the signed-in player: JSON `body`, with the session's CSRF token. */
     change(path, method, body) {

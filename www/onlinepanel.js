@@ -110,7 +110,7 @@ export function initOnline(host, controller, { tabs }) {
   const heading = el('h3', { id: 'online-heading' });
   // Why online play cannot happen comes first, where it is seen without scrolling the pane.
   const playNow = createPlayNow(controller);
-  const account = el('p', { class: 'online-account' }, accountButton());
+  const account = el('p', { class: 'online-account' }, accountButton(controller.account));
   host.replaceChildren(unavailable, playNow.node, el('section', { 'aria-labelledby': 'online-heading' }, heading, intro, form, room), account);
 
   let ticker = 0;

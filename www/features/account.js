@@ -1,6 +1,6 @@
 // @ts-check
 // The account panel: a modal <dialog> that says who is signed in (the
-// name in `[data-me]`, empty when nobody) and does what the server's
+// name in `[data-account-name]`, empty when nobody) and does what the server's
 // account API offers (docs/api.md): play online under a new name, sign in
 // on this device with a passkey or a password, secure the account with a
 // passkey or a password, list the signed-in browsers and sign out the
@@ -72,10 +72,13 @@ function sayRefusal(error) {
 /**
  * The account button and its dialog. The button (`[data-action="account"]`)
  * goes wherever the caller puts it; the dialog is built once, on the page's
- * body (closed), and reads the session each time it opens.
+ * body (closed), and reads the session each time it opens. What it learns
+ * it tells `account` (the page's, api.js), so the rest of the page (Play
+ * now's `[data-me]`, the game connection) knows the player too.
+ * @param {import('../api.js').Account | null} [account]
  * @returns {HTMLButtonElement}
  */
-export function accountButton() {
+export function accountButton(account = null) {
   const open = el('button', { type: 'button', class: 'btn', 'data-action': 'account' });
   /** @type {{ name: string | null, csrf: string | null, server: boolean, loaded: boolean }} */
   const session = { name: null, csrf: null, server: true, loaded: false };
@@ -83,7 +86,7 @@ export function accountButton() {
   const title = el('h2', { id: 'account-title' });
   const close = el('button', { type: 'button', class: 'btn account-close', 'data-action': 'account-close' });
   const who = el('p', { class: 'account-who' });
-  const me = el('strong', { 'data-me': '' });
+  const me = el('strong', { 'data-account-name': '' });
   const message = el('p', { class: 'account-message', role: 'status', 'data-account-message': '' });
 
   // Signed out: a new name, or sign in.
@@ -235,6 +238,7 @@ export function accountButton() {
       if (session.server) say(sayRefusal(error), 'error');
     }
     session.loaded = true;
+    if (session.server) account?.learned(session.name && session.csrf ? { name: session.name, csrf: session.csrf } : null);
     keys = [];
     hasPassword = false;
     browsers = [];
@@ -362,7 +366,7 @@ export function accountButton() {
   });
   onLangChange(render);
   render();
-  // In the document from the start (closed), so `[data-me]` is always there to read.
+  // In the document from the start (closed), so its hooks are always there to read.
   document.body.append(dialog);
   return open;
 }
