@@ -5,10 +5,12 @@
 // unpadded base64url in the server's JSON: turned into buffers for
 // navigator.credentials, and the browser's answers back into JSON.
 
-/** An answer the server refused: its code, and the seconds to wait when it said. */
+import { call } from './api.js';
+
 /** How long a request may take before the panel gives up on it, in ms (a sign-in may queue for its hash up to 10 s). */
 const REQUEST_MS = 20_000;
 
+/** An answer the server refused: its code, and the seconds to wait when it said. */
 export class Refusal extends Error {
   /**
    * @param {string} code
@@ -34,26 +36,22 @@ export async function api(method, path, { body, csrf } = {}) {
   const headers = {};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (csrf) headers['X-CSRF-Token'] = csrf;
-  let response;
+  let answer;
   try {
-    response = await fetch(new URL(`api/${path}`, window.location.href), {
+    answer = await call(`api/${path}`, {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
-      credentials: 'same-origin',
       // The server answers at once or not at all: nothing waits forever.
       signal: AbortSignal.timeout(REQUEST_MS),
     });
-  } catch (error) {
-    throw new Refusal(error instanceof DOMException && error.name === 'TimeoutError' ? 'timeout' : 'no-server');
+  } catch {
+    throw new Refusal('timeout');
   }
-  const type = response.headers.get('content-type') ?? '';
-  if (response.status === 204) return null;
-  if (!type.includes('json')) throw new Refusal('no-server');
-  const data = await response.json().catch(() => null);
-  if (response.ok) return data;
-  const wait = Number(response.headers.get('retry-after'));
-  throw new Refusal(typeof data?.error === 'string' ? data.error : 'other', Number.isFinite(wait) && wait > 0 ? wait : null);
+  if (answer.ok === true) return answer.body;
+  if (answer.status === 0) throw new Refusal('no-server');
+  const refused = /** @type {{error: string, retryAfter: number | null}} */ (answer);
+  throw new Refusal(refused.error, refused.retryAfter);
 }
 
 /** `text` (unpadded base64url) as bytes. */

@@ -13,7 +13,7 @@ export const PERFS = Object.freeze(GAMES.flatMap((game) => SPEEDS.map((speed) =>
 
 /**
  * @typedef {{ ok: true, status: number, body: any }
- *   | { ok: false, status: number, error: string, message: string }} Answer
+ *   | { ok: false, status: number, error: string, message: string, retryAfter: number | null }} Answer
  */
 
 /**
@@ -30,8 +30,9 @@ export async function call(path, init = {}) {
     response = await fetch(new URL(path, window.location.href), { credentials: 'same-origin', ...init });
   } catch (error) {
     if (init.signal?.aborted) throw error;
-    return { ok: false, status: 0, error: 'unreachable', message: '' };
+    return { ok: false, status: 0, error: 'unreachable', message: '', retryAfter: null };
   }
+  if (response.status === 204) return { ok: true, status: 204, body: null };
   const json = (response.headers.get('content-type') ?? '').includes('application/json');
   let body = null;
   try {
@@ -39,13 +40,15 @@ export async function call(path, init = {}) {
   } catch (error) {
     if (init.signal?.aborted) throw error;
   }
-  if (body === null) return { ok: false, status: 0, error: 'unavailable', message: '' };
+  if (body === null) return { ok: false, status: 0, error: 'unavailable', message: '', retryAfter: null };
   if (response.ok) return { ok: true, status: response.status, body };
+  const wait = Number(response.headers.get('retry-after'));
   return {
     ok: false,
     status: response.status,
-    error: typeof body.error === 'string' ? body.error : 'unavailable',
+    error: typeof body.error === 'string' ? body.error : 'other',
     message: typeof body.message === 'string' ? body.message : '',
+    retryAfter: Number.isFinite(wait) && wait > 0 ? wait : null,
   };
 }
 
@@ -106,7 +109,6 @@ function remember(signedIn) {
  *   onMe: (listener: (me: {name: string, csrf: string} | null) => void) => () => void,
  *   fetchMe: () => Promise<{name: string, csrf: string} | null>,
  *   ensureSession: () => Promise<Answer>,
- *   change: (path: string, method: string, body?: unknown) => Promise<Answer>,
  *   learned: (me: {name: string, csrf: string} | null) => void,
  * }} Account
  */
@@ -158,13 +160,6 @@ export function createAccount() {
     /** Takes who is signed in as the account panel learned it (a sign-in, a sign-out): the player, or null. */
     learned(next) {
       setMe(next);
-    },
-    /** A change asked by the signed-in player: JSON `body`, with the session's CSRF token. */
-    change(path, method, body) {
-      /** @type {Record<string, string>} */
-      const headers = { 'X-CSRF-Token': me?.csrf ?? '' };
-      if (body !== undefined) headers['Content-Type'] = 'application/json';
-      return call(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     },
   };
 }
