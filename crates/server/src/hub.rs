@@ -577,7 +577,7 @@ async fn room_task(
                     // next change.
                     if persist(&hub, &room, &mut saved).await.is_ok() || room.result.is_some() {
                         let game = room.game_number;
-                        stakes::update(&hub.store, &mut room, game, false).await;
+                        stakes::update(&hub.store, &mut room, game, false, false).await;
                         broadcast(&mut room, &mut members);
                         watchers.told(Instant::now());
                     }
@@ -602,7 +602,7 @@ async fn room_task(
         // the command is weighed, and is stored and told whatever its fate.
         if room.settle(now_ms()) && persist(&hub, &room, &mut saved).await.is_ok() {
             let game = room.game_number;
-            stakes::update(&hub.store, &mut room, game, false).await;
+            stakes::update(&hub.store, &mut room, game, false, false).await;
             broadcast(&mut room, &mut members);
             watchers.told(Instant::now());
         }
@@ -770,6 +770,7 @@ async fn handle(
                     room,
                     before.game_number,
                     before.result.is_some(),
+                    true,
                 )
                 .await;
             }
@@ -823,6 +824,7 @@ async fn handle(
                     room,
                     before.game_number,
                     before.result.is_some(),
+                    false,
                 )
                 .await;
             }

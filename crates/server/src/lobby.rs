@@ -14,7 +14,6 @@
 //! `join`, and plays on as in any room.
 
 use std::collections::HashMap;
-use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -38,6 +37,9 @@ const TICK: Duration = Duration::from_millis(500);
 /// Commands waiting for the lobby at most; beyond, a seek is refused as
 /// the server being busy.
 const QUEUE: usize = 4096;
+/// The longest a seek waits: then it ends (`seekEnded`), so a connection
+/// in a pool nobody else seeks holds no place for good.
+pub const MAX_WAIT: Duration = Duration::from_secs(600);
 
 /// Who a seeker is, for the rule that nobody plays themselves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,8 +58,6 @@ pub struct Seeker {
     pub conn: u64,
     /// The signed-in player, if any (a rated seek always has one).
     pub player: Option<Player>,
-    /// Their client's address.
-    pub address: IpAddr,
     /// Their rating in the pool's performance.
     pub rating: Rating,
     /// X games minus O games among their recent games.
@@ -140,7 +140,11 @@ impl Lobby {
     pub fn start(hub: Arc<Hub>) -> Lobby {
         let (queue, commands) = mpsc::channel(QUEUE);
         let counts = Arc::new(Mutex::new(Vec::new()));
-        tokio::spawn(run(hub, commands, Arc::clone(&counts)));
+        let starter = Starter {
+            hub,
+            lobby: queue.downgrade(),
+        };
+        tokio::spawn(run(starter, commands, Arc::clone(&counts)));
         Lobby { queue, counts }
     }
 
@@ -199,11 +203,7 @@ impl Lobby {
 
 /// The lobby's actor: takes seeks and cancellations, and pairs each pool
 /// when a seek arrives and at every tick.
-async fn run(
-    hub: Arc<Hub>,
-    mut commands: mpsc::Receiver<LobbyCommand>,
-    counts: Arc<Mutex<Counts>>,
-) {
+async fn run(hub: Starter, mut commands: mpsc::Receiver<LobbyCommand>, counts: Arc<Mutex<Counts>>) {
     let mut pools: HashMap<SeekOptions, Vec<Waiting>> = HashMap::new();
     let mut told: HashMap<SeekOptions, usize> = HashMap::new();
     let mut tick = tokio::time::interval(TICK);
@@ -258,9 +258,10 @@ fn publish(pools: &HashMap<SeekOptions, Vec<Waiting>>, counts: &Mutex<Counts>) {
 /// Pairs whoever in `pool` can be paired at `now`, longest waiting first,
 /// each with the closest rating it or the other accepts; starts each
 /// pairing's room.
-fn pair(hub: &Arc<Hub>, seek: SeekOptions, pool: &mut Vec<Waiting>, now: Instant) {
-    // Connections that closed while waiting leave first.
-    pool.retain(|w| !w.seeker.paired.is_closed());
+fn pair(hub: &Starter, seek: SeekOptions, pool: &mut Vec<Waiting>, now: Instant) {
+    // Connections that closed while waiting leave first, and seeks that
+    // waited their longest end (their connections hear `seekEnded`).
+    pool.retain(|w| !w.seeker.paired.is_closed() && now.duration_since(w.since) < MAX_WAIT);
     pool.sort_by_key(|w| w.since);
     let mut i = 0;
     while i < pool.len() {
@@ -276,7 +277,7 @@ fn pair(hub: &Arc<Hub>, seek: SeekOptions, pool: &mut Vec<Waiting>, now: Instant
 /// Pairs waiter `i` of `pool` with its best partner at `now`, if any;
 /// says whether it did.
 fn pair_one(
-    hub: &Arc<Hub>,
+    hub: &Starter,
     seek: SeekOptions,
     pool: &mut Vec<Waiting>,
     i: usize,
@@ -300,13 +301,27 @@ fn pair_one(
     let (high, low) = (i.max(j), i.min(j));
     let high = pool.remove(high);
     let low = pool.remove(low);
-    tokio::spawn(start_game(Arc::clone(hub), seek, low.seeker, high.seeker));
+    tokio::spawn(start_game(hub.clone(), seek, low.seeker, high.seeker));
     true
 }
 
 /// Makes the room of a pairing: X (see [`x_first`]) creates it, O takes the
 /// other seat; each hears of its place, or of the failure.
-async fn start_game(hub: Arc<Hub>, seek: SeekOptions, a: Seeker, b: Seeker) {
+async fn start_game(Starter { hub, lobby }: Starter, seek: SeekOptions, a: Seeker, b: Seeker) {
+    // One of the two left (closed, or cancelled) while the pairing was on
+    // its way: the other waits on, as it was.
+    match (a.paired.is_closed(), b.paired.is_closed()) {
+        (false, false) => {}
+        (true, true) => return,
+        (true, false) => {
+            back_to_the_pool(&lobby, seek, b);
+            return;
+        }
+        (false, true) => {
+            back_to_the_pool(&lobby, seek, a);
+            return;
+        }
+    }
     let (x, o) = if x_first(&a, &b) { (a, b) } else { (b, a) };
     let options = RoomOptions {
         kind: seek.kind,
@@ -337,8 +352,15 @@ async fn start_game(hub: Arc<Hub>, seek: SeekOptions, a: Seeker, b: Seeker) {
         .await;
     match joined {
         Ok((o_member, _)) => {
-            let _ = o.paired.send(Ok(o_member));
-            let _ = x.paired.send(Ok(x_member));
+            // A seat whose connection went meanwhile is left at once, so
+            // the other player hears it is empty-handed (the absent-player
+            // rule ends the game; fewer than two moves each: not rated).
+            for (member, seeker) in [(o_member, o), (x_member, x)] {
+                let queue = member.queue.clone();
+                if seeker.paired.send(Ok(member)).is_err() {
+                    let _ = queue.send(Command::Gone { conn: seeker.conn }).await;
+                }
+            }
         }
         Err(refusal) => {
             // X stays nowhere: the room forgets its connection.
@@ -346,6 +368,21 @@ async fn start_game(hub: Arc<Hub>, seek: SeekOptions, a: Seeker, b: Seeker) {
             let _ = x.paired.send(Err(refusal.clone()));
             let _ = o.paired.send(Err(refusal));
         }
+    }
+}
+
+/// Where a pairing's room is made: the rooms, and the lobby itself (a
+/// seeker whose partner left goes back to its pool).
+#[derive(Clone)]
+struct Starter {
+    hub: Arc<Hub>,
+    lobby: mpsc::WeakSender<LobbyCommand>,
+}
+
+/// Puts `seeker` back in the pool of `seek` (its wait starts again).
+fn back_to_the_pool(lobby: &mpsc::WeakSender<LobbyCommand>, seek: SeekOptions, seeker: Seeker) {
+    if let Some(lobby) = lobby.upgrade() {
+        let _ = lobby.try_send(LobbyCommand::Seek(seek, seeker));
     }
 }
 

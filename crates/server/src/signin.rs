@@ -154,12 +154,21 @@ impl SignIns {
         if failures.len() >= MAX_NAMES {
             failures.retain(|_, times| times.back().is_some_and(|t| now - *t < NAME_WINDOW));
         }
-        if failures.len() < MAX_NAMES || failures.contains_key(&name_key(name)) {
-            let times = failures.entry(name_key(name)).or_default();
-            times.push_back(now);
-            if times.len() > NAME_FAILURES {
-                times.pop_front();
+        // Full of recent failures still: the name failed longest ago makes
+        // room, so a flood of names never switches the limit off.
+        if failures.len() >= MAX_NAMES && !failures.contains_key(&name_key(name)) {
+            let oldest = failures
+                .iter()
+                .min_by_key(|(_, times)| times.back().copied())
+                .map(|(key, _)| key.clone());
+            if let Some(oldest) = oldest {
+                failures.remove(&oldest);
             }
+        }
+        let times = failures.entry(name_key(name)).or_default();
+        times.push_back(now);
+        if times.len() > NAME_FAILURES {
+            times.pop_front();
         }
     }
 
@@ -390,7 +399,11 @@ async fn sign_in(
             Ok(open_session(app, headers, account.id).await)
         }
         _ => {
-            app.sign_ins.failed(&name);
+            // Only a name someone holds is counted: counting any name would
+            // let junk names crowd out the real ones' counts.
+            if account.is_some() {
+                app.sign_ins.failed(&name);
+            }
             eprintln!(
                 "uttt-server: sign-in: {} refused (wrong name or password) from {ip}",
                 shown(&name)
@@ -720,8 +733,9 @@ pub async fn post_sign_in_start(
         let Ok(Json(PasskeyFor { name })) = body else {
             return Err(bad_body("{\"name\": ...}"));
         };
+        // Not the name's limit: that counts wrong passwords, and a guesser
+        // must not lock the owner out of their passkey.
         app.sign_ins.address_may(remote.ip())?;
-        app.sign_ins.name_may(&name)?;
         let account = app
             .players
             .account(&name)
@@ -811,16 +825,23 @@ pub async fn post_sign_in_finish(
             .passkeys(player)
             .await
             .map_err(|e| ApiError::store(&e))?;
-        if let Some(mut used) = kept
+        // A passkey removed while its prompt was open signs nobody in.
+        let Some(mut used) = kept
             .into_iter()
             .find(|p| p.passkey.cred_id() == result.cred_id())
-        {
-            used.passkey.update_credential(&result);
-            app.players
-                .used_passkey(used.id, used.passkey)
-                .await
-                .map_err(|e| ApiError::store(&e))?;
-        }
+        else {
+            eprintln!("uttt-server: sign-in: {name}'s passkey was removed; refused from {ip}");
+            return Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "passkey-refused",
+                "the passkey was not accepted",
+            ));
+        };
+        used.passkey.update_credential(&result);
+        app.players
+            .used_passkey(used.id, used.passkey)
+            .await
+            .map_err(|e| ApiError::store(&e))?;
         app.sign_ins.succeeded(&name);
         eprintln!("uttt-server: sign-in: {name} with a passkey from {ip}");
         Ok(open_session(&app, &headers, player).await)

@@ -18,21 +18,30 @@ use crate::store::Store;
 const WAIT: Duration = Duration::from_secs(1);
 
 /// Keeps `room.stakes` true to its game after a change: dropped when a new
-/// game began (a rematch: colours and ratings moved), read when a rated
-/// game has both players and no stakes yet, completed with the ratings
-/// after it once its end (just saved, so archived) was rated.
-pub async fn update(store: &Store, room: &mut Room, game_before: u32, ended_before: bool) {
+/// game began (a rematch: colours and ratings moved), read when a player
+/// took a seat (`seated`) or a new game began and the rated game has both
+/// players and no stakes yet, completed with the ratings after it once its
+/// end (just saved, so archived) was rated. Reads are tried only then, not
+/// at every move, so a slow store costs a move at most once.
+pub async fn update(
+    store: &Store,
+    room: &mut Room,
+    game_before: u32,
+    ended_before: bool,
+    seated: bool,
+) {
     if !room.options.rated {
         return;
     }
-    if room.game_number != game_before {
+    let new_game = room.game_number != game_before;
+    if new_game {
         room.stakes = None;
     }
     let Some([x, o]) = room.players_by_side().map(|p| p.map(|p| p.id)) else {
         return;
     };
     let perf = Perf::of(room.options.kind, room.options.rules, room.options.clock).key();
-    if room.stakes.is_none() && room.result.is_none() {
+    if room.stakes.is_none() && room.result.is_none() && (seated || new_game) {
         let read = store.read(move |c| {
             let rating = |player| rating_of(c, player, &perf).map_err(|e| e.to_string());
             Ok([rating(x)?, rating(o)?])

@@ -297,8 +297,14 @@ async fn connection(
                             break;
                         }
                     }
-                    // The lobby is gone: the server is stopping.
-                    Err(_) => me.seek_ended = true,
+                    // The lobby let the seek go (waited its longest, or the
+                    // server is stopping): it ends without a game.
+                    Err(_) => {
+                        me.seek_ended = true;
+                        if !send(&mut socket, Utf8Bytes::from(write(&ServerMessage::SeekEnded {}))).await {
+                            break;
+                        }
+                    }
                 }
                 if std::mem::take(&mut me.seek_ended) {
                     join_by.as_mut().reset(tokio::time::Instant::now() + me.app.join_within);
@@ -477,6 +483,13 @@ impl Connection {
     /// answers `seeking` through the outbox, and the pairing comes later.
     async fn seek(&mut self, mut seek: SeekOptions) -> Result<Option<ServerMessage>, Refusal> {
         let out = self.out_for_a_room()?;
+        // A seek is a way into a room: it spends the same allowance.
+        if !self.app.joins.take(self.client) {
+            return Err(Refusal::new(
+                ErrorCode::RateLimited,
+                "too many rooms entered from this address; slow down",
+            ));
+        }
         if !seek
             .clock
             .is_some_and(uttt_protocol::ClockSetting::is_valid)
@@ -525,7 +538,6 @@ impl Connection {
             Seeker {
                 conn: self.conn,
                 player: self.player.clone(),
-                address: self.client,
                 rating,
                 colour_balance,
                 out,
