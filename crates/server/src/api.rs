@@ -169,16 +169,12 @@ pub async fn post_session(
         Ok(made) => made,
         Err(e) => return ApiError::store(&e).into_response(),
     };
-    let cookie = session_cookie(&session.secret, &app.site.prefix, secure(&headers));
-    let mut response = (
+    let response = (
         StatusCode::CREATED,
         Json(json!({ "name": me.name, "csrf": me.csrf })),
     )
         .into_response();
-    if let Ok(value) = HeaderValue::from_str(&cookie) {
-        response.headers_mut().insert(header::SET_COOKIE, value);
-    }
-    response
+    with_cookie(&app, &headers, &session.secret, response)
 }
 
 /// `GET /api/players/{name}`: a player's public page, 404 for nobody.
@@ -466,10 +462,21 @@ pub(crate) fn secure(headers: &HeaderMap) -> bool {
 /// `response` with the request's session cookie set again for another
 /// [`COOKIE_SECONDS`]: a session in use lasts as long as it is used (the
 /// server forgets one unseen for as long).
-pub(crate) fn renewed(app: &App, headers: &HeaderMap, mut response: Response) -> Response {
-    let Some(secret) = cookie_secret(headers) else {
-        return response;
-    };
+pub(crate) fn renewed(app: &App, headers: &HeaderMap, response: Response) -> Response {
+    match cookie_secret(headers) {
+        Some(secret) => with_cookie(app, headers, secret, response),
+        None => response,
+    }
+}
+
+/// `response` setting the session cookie that holds `secret` (for a year,
+/// `Secure` when the page came over https).
+pub(crate) fn with_cookie(
+    app: &App,
+    headers: &HeaderMap,
+    secret: &str,
+    mut response: Response,
+) -> Response {
     let cookie = session_cookie(secret, &app.site.prefix, secure(headers));
     if let Ok(value) = HeaderValue::from_str(&cookie) {
         response.headers_mut().insert(header::SET_COOKIE, value);

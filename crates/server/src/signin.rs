@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use axum::extract::{ConnectInfo, Path, State};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::json;
@@ -28,7 +28,7 @@ use webauthn_rs::prelude::{
 };
 
 use crate::allowance::PerAddress;
-use crate::api::{changer, from_this_site, me, renewed, secure, session_cookie, ApiError};
+use crate::api::{changer, from_this_site, me, renewed, with_cookie, ApiError};
 use crate::app::App;
 use crate::http::printable;
 use crate::network::client_of;
@@ -300,12 +300,8 @@ fn agent(headers: &HeaderMap) -> &str {
 
 /// `200 {"name", "csrf"}` with a new session's cookie.
 fn signed_in(app: &App, headers: &HeaderMap, session: &Session, me: &Me) -> Response {
-    let cookie = session_cookie(&session.secret, &app.site.prefix, secure(headers));
-    let mut response = Json(json!({ "name": me.name, "csrf": me.csrf })).into_response();
-    if let Ok(value) = HeaderValue::from_str(&cookie) {
-        response.headers_mut().insert(header::SET_COOKIE, value);
-    }
-    response
+    let response = Json(json!({ "name": me.name, "csrf": me.csrf })).into_response();
+    with_cookie(app, headers, &session.secret, response)
 }
 
 /// Opens a session for `player` and answers with it.

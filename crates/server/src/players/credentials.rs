@@ -106,9 +106,7 @@ pub fn credential_key(id: &[u8]) -> String {
     hex(id)
 }
 
-fn sql_ms(ms: u64) -> i64 {
-    i64::try_from(ms).unwrap_or(i64::MAX)
-}
+use crate::store::ms_to_sql as sql_ms;
 
 mod sql {
     use super::*;
