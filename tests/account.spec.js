@@ -7,25 +7,13 @@
 // server's port.
 
 import { test, expect } from './support/fixtures.js';
-import { open, showTab } from './game-helpers.js';
+import { open, showTab, person } from './game-helpers.js';
 
 /** The page's address at `localhost` (the server accepts that name on loopback). */
 function atLocalhost(baseURL) {
   const url = new URL(baseURL);
   url.hostname = 'localhost';
   return url.href;
-}
-
-/** Another person: a fresh context of its own, its errors failing the test. */
-async function person(browser, errors) {
-  const context = await browser.newContext();
-  await context.addInitScript(() => localStorage.setItem('uttt.tutorial', 'done'));
-  const page = await context.newPage();
-  page.on('pageerror', (error) => errors.push(`uncaught page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(`console.error: ${message.text()}`);
-  });
-  return { context, page };
 }
 
 /** Chromium's virtual platform authenticator (a screen lock that always says yes) for `page`. */

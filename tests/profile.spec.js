@@ -7,22 +7,10 @@
 // Escape) finds the game on the board as it was.
 
 import { test, expect } from './support/fixtures.js';
-import { openWith, cell, expectMarks, showTab } from './game-helpers.js';
+import { openWith, cell, expectMarks, showTab, person } from './game-helpers.js';
 
 /** What Chromium logs of a sign-up refused for now (see signIn): the page itself logs nothing. */
 const SIGN_UP_LATER = /Failed to load resource: the server responded with a status of 429/;
-
-/** A second person: a browser context of their own, its page's errors failing the test. */
-async function person(browser, errors) {
-  const context = await browser.newContext();
-  await context.addInitScript(() => localStorage.setItem('uttt.tutorial', 'done'));
-  const page = await context.newPage();
-  page.on('pageerror', (error) => errors.push(`uncaught page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !SIGN_UP_LATER.test(message.text())) errors.push(`console.error: ${message.text()}`);
-  });
-  return { context, page };
-}
 
 /**
  * Signs the page's browser in (a new player with a proposed name) and
@@ -104,7 +92,7 @@ test('a rated game shows on both profiles, opens in the review, and the views le
   await cell(page, 4, 0).click();
   await expectMarks(page, 2);
 
-  const other = await person(browser, errors);
+  const other = await person(browser, errors, { allowed: SIGN_UP_LATER });
   await other.page.goto('./');
   await expect(other.page.locator('html')).toHaveAttribute('data-ready', 'true');
   const winner = await signIn(page);
