@@ -176,6 +176,8 @@ export function initOnline(host, controller, { tabs }) {
     rematch.textContent = t('online.rematch');
     leave.textContent = t('online.leave');
     rules.disabled = kind.value === 'classic';
+    // A rated game has a clock (the server refuses one without).
+    /** @type {HTMLInputElement} */ (ratedRoom).disabled = CLOCKS[Number(clock.value)] === null;
 
     form.hidden = inSession;
     intro.hidden = inSession;
@@ -231,11 +233,12 @@ export function initOnline(host, controller, { tabs }) {
       rules: kind.value === 'classic' ? 'standard' : rules.value,
       colour: colour.value,
       clock: preset && { initial: preset[0], increment: preset[1] },
-      rated: /** @type {HTMLInputElement} */ (ratedRoom).checked,
+      rated: /** @type {HTMLInputElement} */ (ratedRoom).checked && Boolean(preset),
     };
     controller.onlineCreate(options);
   });
   kind.addEventListener('change', render);
+  clock.addEventListener('change', render);
   copy.addEventListener('click', async () => {
     copied.textContent = t((await copyText(link.href)) ? 'online.copied' : 'online.copyFailed');
   });

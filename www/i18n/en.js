@@ -550,7 +550,7 @@ export default {
   'playnow.playBot': 'Play the engine ({level})',
   'player.ratedAfter': '{rating} ({change})',
   'playnow.statusSeeking': 'Looking for an opponent… (Online tab: cancel, or play the engine)',
-  'online.rated': 'Rated game (both players need a name)',
+  'online.rated': 'Rated (with a clock)',
   'online.stakes': 'Rated: a win {win}, a draw {draw}, a loss {loss}.',
   'account.open': 'Account',
   'account.title': 'Your account',

@@ -537,7 +537,7 @@ export default {
   'playnow.playBot': '与引擎对弈（{level}）',
   'player.ratedAfter': '{rating}（{change}）',
   'playnow.statusSeeking': '正在寻找对手…（在“在线”页可取消，或与引擎对弈）',
-  'online.rated': '计入等级分（双方都需要有名字）',
+  'online.rated': '计入等级分（需要计时）',
   'online.stakes': '计分对局：胜 {win}，和 {draw}，负 {loss}。',
   'account.open': '账户',
   'account.title': '你的账户',

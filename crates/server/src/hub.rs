@@ -284,6 +284,14 @@ impl Hub {
                 "a rated game is for signed-in players",
             ));
         }
+        // Without a clock a player could stall a rated game for ever
+        // rather than lose it.
+        if options.rated && options.clock.is_none() {
+            return Err(Refusal::new(
+                ErrorCode::BadOptions,
+                "a rated game has a clock",
+            ));
+        }
         // Full first: a refused attempt does not spend the client's quota.
         if self.room_count() >= self.limits.max_rooms {
             return Err(server_full());

@@ -475,7 +475,15 @@ fn rated_games_are_for_signed_in_players_and_pages_are_bounded() {
     });
     assert_eq!(guest.error(), uttt_protocol::ErrorCode::BadOptions);
 
+    // A rated game has a clock: without one it could be stalled for ever.
     let mut x = Client::connect_as(server.addr, Some(&ann));
+    x.send(&ClientMessage::Create {
+        options: uttt_protocol::RoomOptions {
+            clock: None,
+            ..rated_classic()
+        },
+    });
+    assert_eq!(x.error(), uttt_protocol::ErrorCode::BadOptions);
     x.send(&ClientMessage::Create {
         options: rated_classic(),
     });
