@@ -55,10 +55,12 @@ function elapsed(ms) {
 
 /**
  * Builds the Play now section; returns its node and its render (called
- * by the Online tab on every online change).
+ * by the Online tab on every online change). `account`, when given, is
+ * the account's button, shown beside the player's name.
  * @param {any} controller
+ * @param {{ account?: Node }} [parts]
  */
-export function createPlayNow(controller) {
+export function createPlayNow(controller, { account } = {}) {
   /** The pools as the server last listed them; null until it answered (or when it has none). */
   let pools = null;
   let game = GAMES[0];
@@ -79,7 +81,8 @@ export function createPlayNow(controller) {
   const offer = el('div', { class: 'playnow-offer' }, offerText, playBot);
   const waiting = el('div', { class: 'playnow-waiting' }, waitText, el('p', { class: 'online-actions' }, cancel), offer);
 
-  const node = el('section', { class: 'playnow', 'aria-labelledby': 'playnow-heading' }, heading, me, choose, waiting);
+  const who = el('div', { class: 'playnow-who' }, me, ...(account ? [account] : []));
+  const node = el('section', { class: 'playnow', 'aria-labelledby': 'playnow-heading' }, heading, who, choose, waiting);
 
   for (const g of GAMES) {
     const input = el('input', { type: 'radio', name: 'playnow-game', value: g.id, id: `playnow-${g.id}` });
