@@ -113,8 +113,9 @@ export function createPlayNow(controller, { account } = {}) {
   const shownPools = () =>
     (pools ?? []).filter((p) => p.kind === game.kind && p.rules === game.rules && p.rated === rated && p.clock);
 
-  /** Asks the server for its pools and their counts. */
+  /** Asks the server for its pools and their counts (not while the browser is offline: nothing would answer). */
   async function refreshPools() {
+    if (navigator.onLine === false) return;
     const answer = await call('api/pools');
     pools = answer.ok && Array.isArray(answer.body.pools) ? answer.body.pools : null;
     render();
@@ -124,8 +125,9 @@ export function createPlayNow(controller, { account } = {}) {
   /** Counts are asked for while the buttons or a seek show, and the tab is visible. */
   function keepPolling(on) {
     if (on && !poller) {
+      // Only while someone can see the counts: the tab in view, the pane shown.
       poller = window.setInterval(() => {
-        if (document.visibilityState === 'visible') void refreshPools();
+        if (document.visibilityState === 'visible' && node.checkVisibility()) void refreshPools();
       }, POOLS_EVERY_MS);
     } else if (!on && poller) {
       window.clearInterval(poller);
@@ -204,6 +206,7 @@ export function createPlayNow(controller, { account } = {}) {
   }
 
   onLangChange(render);
+  window.addEventListener('online', () => void refreshPools());
   controller.account.onMe(render);
   void controller.account.fetchMe();
   void refreshPools();
