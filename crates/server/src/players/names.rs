@@ -3,8 +3,12 @@
 //!
 //! A name is 3 to 20 characters of ASCII letters, digits, `_` and `-`,
 //! begins with a letter, and does not say it is the site, its staff or an
-//! engine (`RESERVED`, anywhere in the name, in any case), so that nobody
-//! can pass for them. Names are unique whatever their case: the store's
+//! engine (`RESERVED` as one of the name's words, in any case), so that
+//! nobody can pass for them. A name's words are split where `_` or `-`
+//! stands, where letters and digits meet, where a small letter meets a
+//! capital (`TheBotKing`), and before the last capital of a run of them
+//! followed by a small letter (`UTTTFan`): `Talbot` or `Engineer` is one
+//! word and no reserved one. Names are unique whatever their case: the store's
 //! column compares them without case.
 
 use getrandom::fill;
@@ -82,11 +86,38 @@ pub fn check(name: &str) -> Result<(), NameError> {
     if !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
         return Err(NameError::Start);
     }
-    let lower = name.to_ascii_lowercase();
-    if RESERVED.iter().any(|word| lower.contains(word)) {
+    if words(name).any(|word| RESERVED.contains(&word.to_ascii_lowercase().as_str())) {
         return Err(NameError::Reserved);
     }
     Ok(())
+}
+
+/// The words of `name` (ASCII letters, digits, `_` and `-`), as the
+/// module's doc splits them.
+fn words(name: &str) -> impl Iterator<Item = &str> {
+    let bytes = name.as_bytes();
+    let starts_word = move |i: usize| {
+        let (before, here) = (bytes[i - 1], bytes[i]);
+        let after = bytes.get(i + 1).copied().unwrap_or(b'_');
+        before.is_ascii_digit() != here.is_ascii_digit()
+            || (before.is_ascii_lowercase() && here.is_ascii_uppercase())
+            || (before.is_ascii_uppercase()
+                && here.is_ascii_uppercase()
+                && after.is_ascii_lowercase())
+    };
+    name.split(['_', '-']).flat_map(move |part| {
+        let offset = part.as_ptr() as usize - name.as_ptr() as usize;
+        let mut cuts: Vec<usize> = (1..part.len())
+            .filter(|&i| starts_word(offset + i))
+            .collect();
+        cuts.push(part.len());
+        let mut from = 0;
+        cuts.into_iter().map(move |to| {
+            let word = &part[from..to];
+            from = to;
+            word
+        })
+    })
 }
 
 /// A readable name to offer a new player, such as `SwiftOtter482`; the
@@ -115,6 +146,10 @@ mod tests {
             "a_b-c",
             "Zz9",
             "abcdefghijklmnopqrst",
+            "Talbot",
+            "Engineer",
+            "Supporter",
+            "Robotics",
         ] {
             assert_eq!(check(good), Ok(()), "{good}");
         }
@@ -129,10 +164,24 @@ mod tests {
             ("Admin", NameError::Reserved),
             ("TheBotKing", NameError::Reserved),
             ("UTTT_team", NameError::Reserved),
+            ("UTTTFan", NameError::Reserved),
+            ("bot42", NameError::Reserved),
+            ("xBot", NameError::Reserved),
+            ("BOT", NameError::Reserved),
+            ("my-engine", NameError::Reserved),
         ];
         for (name, error) in bad {
             assert_eq!(check(name), Err(error), "{name}");
         }
+    }
+
+    #[test]
+    fn names_split_into_words() {
+        let split = |name| words(name).collect::<Vec<_>>();
+        assert_eq!(split("TheBotKing"), ["The", "Bot", "King"]);
+        assert_eq!(split("UTTTFan"), ["UTTT", "Fan"]);
+        assert_eq!(split("a_b-c9x"), ["a", "b", "c", "9", "x"]);
+        assert_eq!(split("Talbot"), ["Talbot"]);
     }
 
     #[test]
