@@ -28,7 +28,7 @@ use webauthn_rs::prelude::{
 };
 
 use crate::allowance::PerAddress;
-use crate::api::{changer, from_this_site, me, renewed, with_cookie, ApiError};
+use crate::api::{changer, cookie_secret, from_this_site, me, renewed, with_cookie, ApiError};
 use crate::app::App;
 use crate::http::printable;
 use crate::network::client_of;
@@ -491,8 +491,10 @@ async fn set_password(
         .hash(move || credentials::hash_password(&password))
         .await?
         .map_err(|e| ApiError::store(&e))?;
+    let secret = cookie_secret(headers)
+        .ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, "signed-out", "no session"))?;
     app.players
-        .set_password(&me, phc)
+        .set_password(&me, secret, phc)
         .await
         .map_err(|e| ApiError::store(&e))?;
     eprintln!("uttt-server: {} set a password", me.name);

@@ -100,6 +100,23 @@ fn a_password_signs_the_player_in_on_a_fresh_client() {
     assert_eq!((guessed.status, guessed.error()), (403, "wrong-password"));
     let changed = set_password(&server, &page, "battery staple", Some("correct horse"));
     assert_eq!(changed.status, 204, "{}", changed.raw);
+    // Whoever knew the old password is signed out; the page that changed it is not.
+    let elsewhere = call(
+        &server,
+        "GET",
+        "/api/me",
+        &Who::page(&other, &other_csrf),
+        "",
+    );
+    assert_eq!(elsewhere.status, 401, "{}", elsewhere.raw);
+    let here = call(&server, "GET", "/api/me/sessions", &page, "");
+    assert_eq!(here.status, 200, "{}", here.raw);
+    assert_eq!(
+        here.body["sessions"].as_array().unwrap().len(),
+        1,
+        "{}",
+        here.raw
+    );
     assert_eq!(sign_in(&server, &name, "correct horse").status, 401);
     assert_eq!(sign_in(&server, &name, "battery staple").status, 200);
 

@@ -9,7 +9,7 @@ use argon2::{Algorithm, Argon2, Params, Version};
 use rusqlite::{params, Connection, OptionalExtension};
 use webauthn_rs::prelude::Passkey;
 
-use super::{hex, Me, Players, Session};
+use super::{hex, session_id, Ended, Me, Players, Session};
 use crate::clock::epoch_ms;
 
 /// The shortest password taken, in characters.
@@ -140,12 +140,23 @@ mod sql {
             .map_err(|e| format!("cannot read the player: {e}"))
     }
 
-    pub fn set_password(connection: &Connection, player: i64, phc: &str) -> Result<(), String> {
+    pub fn set_password(
+        connection: &Connection,
+        player: i64,
+        phc: &str,
+        kept_session: &str,
+    ) -> Result<(), String> {
         connection
             .execute(
                 "UPDATE players SET password = ?2 WHERE id = ?1 AND deleted_ms IS NULL",
                 params![player, phc],
             )
+            .and_then(|_| {
+                connection.execute(
+                    "DELETE FROM sessions WHERE player = ?1 AND id <> ?2",
+                    params![player, kept_session],
+                )
+            })
             .map(drop)
             .map_err(|e| format!("cannot keep the password: {e}"))
     }
@@ -314,15 +325,20 @@ impl Players {
         self.store.read(move |c| sql::password_of(c, id)).await
     }
 
-    /// Keeps `phc` as `me`'s password hash.
+    /// Keeps `phc` as `me`'s password hash and ends `me`'s other sessions
+    /// than the one `secret` holds: whoever knew the old password is
+    /// signed out everywhere else.
     ///
     /// # Errors
     /// When the store refused.
-    pub async fn set_password(&self, me: &Me, phc: String) -> Result<(), String> {
-        let id = me.id;
+    pub async fn set_password(&self, me: &Me, secret: &str, phc: String) -> Result<(), String> {
+        let (id, kept) = (me.id, session_id(secret));
+        let ended = Ended::Others(id, kept.clone());
         self.store
-            .write(move |c| sql::set_password(c, id, &phc))
-            .await
+            .write(move |c| sql::set_password(c, id, &phc, &kept))
+            .await?;
+        let _ = self.ended.send(ended);
+        Ok(())
     }
 
     /// Opens a new session for player `player` (signed in on another

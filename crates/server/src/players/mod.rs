@@ -140,6 +140,9 @@ pub enum Ended {
     Handle(i64, String),
     /// Every session of a player.
     Player(i64),
+    /// Every session of a player but one, by its id (a new password ends
+    /// the others: whoever knew the old one is signed out).
+    Others(i64, String),
 }
 
 impl Ended {
@@ -152,6 +155,7 @@ impl Ended {
                 *owner == player && session.starts_with(handle.as_str())
             }
             Ended::Player(owner) => *owner == player,
+            Ended::Others(owner, kept) => *owner == player && kept != session,
         }
     }
 }
