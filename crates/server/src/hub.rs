@@ -768,19 +768,8 @@ async fn handle(
                 },
                 Err(refusal) => Err(refusal),
             };
-            if result.is_ok() && reply.is_closed() {
-                take_back(hub, room, saved, before).await;
+            if result.is_ok() && !stands(hub, room, saved, before, reply.is_closed(), true).await {
                 return Tell::Nobody;
-            }
-            if result.is_ok() {
-                stakes::update(
-                    &hub.store,
-                    room,
-                    before.game_number,
-                    before.result.is_some(),
-                    true,
-                )
-                .await;
             }
             let answer = result.as_ref().map(|(role, _)| *role).map_err(Clone::clone);
             let tell = match answer {
@@ -822,19 +811,8 @@ async fn handle(
                     .inspect_err(|_| *room = before.clone()),
                 refused => refused,
             };
-            if result.is_ok() && reply.is_closed() {
-                take_back(hub, room, saved, before).await;
+            if result.is_ok() && !stands(hub, room, saved, before, reply.is_closed(), false).await {
                 return Tell::Nobody;
-            }
-            if result.is_ok() {
-                stakes::update(
-                    &hub.store,
-                    room,
-                    before.game_number,
-                    before.result.is_some(),
-                    false,
-                )
-                .await;
             }
             let tell = if result.is_ok() {
                 Tell::Everyone
@@ -863,6 +841,26 @@ async fn handle(
 /// Takes back a stored change whose requester stopped waiting before it
 /// heard of it: the room is as `before`, in memory and (if the store takes
 /// it) on disk, and nobody hears of the change.
+/// What follows a stored change: taken back when its asker gave up
+/// waiting (`asker_gone`: nothing is done unawares), else the stakes kept
+/// true to it (`seated`: it seated a player). Whether the change stands.
+async fn stands(
+    hub: &Hub,
+    room: &mut Room,
+    saved: &mut Snapshot,
+    before: Room,
+    asker_gone: bool,
+    seated: bool,
+) -> bool {
+    if asker_gone {
+        take_back(hub, room, saved, before).await;
+        return false;
+    }
+    let (game, ended) = (before.game_number, before.result.is_some());
+    stakes::update(&hub.store, room, game, ended, seated).await;
+    true
+}
+
 async fn take_back(hub: &Hub, room: &mut Room, saved: &mut Snapshot, before: Room) {
     *room = before;
     if let Err(refusal) = persist(hub, room, saved).await {
