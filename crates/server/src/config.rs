@@ -43,6 +43,10 @@ pub struct Config {
     /// Host names (`NAME` or `NAME:PORT`) the server answers to besides
     /// its addresses and, on loopback, `localhost` (see `hosts.rs`).
     pub hosts: Vec<String>,
+    /// Addresses of proxies in front of the server: a connection from one
+    /// is counted as the client its `X-Forwarded-For` names (see
+    /// `network::forwarded_client`), not as the proxy.
+    pub trusted_proxies: Vec<std::net::IpAddr>,
     /// How long a player may be away from a timed game before losing.
     pub grace_ms: u64,
     /// How long a room nobody is in stays in memory (it stays stored).
@@ -86,6 +90,7 @@ impl Default for Config {
             rooms_per_address_per_minute: 20,
             allowed_origins: Vec::new(),
             hosts: Vec::new(),
+            trusted_proxies: Vec::new(),
             grace_ms: crate::room::GRACE_MS,
             idle_room: Duration::from_secs(10 * 60),
             unplayed_room: Duration::from_secs(60),
@@ -135,6 +140,9 @@ usage: uttt-server [options]
                                 (repeatable); without it only IP addresses, and on loopback
                                 localhost, with the port listened on: name the public host here
                                 when the server is reached by a name or through a proxy
+  --trusted-proxy IP            a proxy in front of the server (repeatable): its connections count
+                                as the client its X-Forwarded-For header names, for every limit
+                                per address; without it X-Forwarded-For is ignored
   --grace-ms N                  how long a player may be away from a timed game (default 60000)
   --idle-room-ms N              how long a room nobody is in stays in memory (default 600000)
   --unplayed-room-ms N          how long a room nobody is in, without a move, lives before it is
@@ -240,6 +248,13 @@ impl Config {
                     crate::hosts::check_name(&name)?;
                     config.hosts.push(name);
                 }
+                "--trusted-proxy" => {
+                    let text = value("an IP address such as 127.0.0.1")?;
+                    let ip = text
+                        .parse()
+                        .map_err(|_| format!("--trusted-proxy: `{text}` is not an IP address"))?;
+                    config.trusted_proxies.push(ip);
+                }
                 other => return Err(format!("unknown argument `{other}` (see --help)")),
             }
         }
@@ -316,9 +331,15 @@ mod tests {
             "lan.example:8443",
             "--signups-per-minute",
             "60",
+            "--trusted-proxy",
+            "::1",
         ])
         .unwrap();
         assert_eq!(c.hosts, ["play.example.org", "lan.example:8443"]);
+        assert_eq!(
+            c.trusted_proxies,
+            ["::1".parse::<std::net::IpAddr>().unwrap()]
+        );
         assert_eq!(c.signups_per_minute, 60);
         assert_eq!((c.game_connections(), c.max_waiting), (3, 2));
         assert_eq!(c.join_within, Duration::from_millis(300));
@@ -361,6 +382,8 @@ mod tests {
             &["--site"],
             &["--host", "https://play.example.org"],
             &["--host"],
+            &["--trusted-proxy", "proxy.example"],
+            &["--trusted-proxy", "10.0.0.0/8"],
             &["--bogus"],
         ] {
             assert!(parse(bad).is_err(), "{bad:?}");

@@ -19,7 +19,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tower::ServiceExt;
 
 use crate::config::Config;
-use crate::network::client_of;
+use crate::network::{client_of, forwarded_client};
 
 /// The largest request head accepted; longer ones are answered 431.
 const MAX_HEAD_BYTES: usize = 16 * 1024;
@@ -35,7 +35,7 @@ Content-Length: 0\r\nConnection: close\r\n\r\n";
 /// WebSocket takes it over when its connection is upgraded (hyper's own
 /// connection future ends then), so game connections count too.
 #[derive(Clone)]
-pub struct ConnectionSlot(#[allow(dead_code)] Arc<(OwnedSemaphorePermit, AddressSlot)>);
+pub struct ConnectionSlot(#[allow(dead_code)] Arc<(OwnedSemaphorePermit, Option<AddressSlot>)>);
 
 /// Open connections per client (see `network.rs`).
 #[derive(Clone, Default)]
@@ -78,6 +78,7 @@ impl Drop for AddressSlot {
 pub async fn serve(listener: TcpListener, app: Router, config: &Config) {
     let total = Arc::new(Semaphore::new(config.max_connections));
     let per_address = PerAddress::default();
+    let proxies: Arc<[IpAddr]> = config.trusted_proxies.clone().into();
     let mut pause = FIRST_PAUSE;
     loop {
         let (stream, remote) = match listener.accept().await {
@@ -101,16 +102,24 @@ pub async fn serve(listener: TcpListener, app: Router, config: &Config) {
             refuse(&stream);
             continue;
         };
-        let client = client_of(remote.ip());
-        let Some(slot) = per_address.take(client, config.max_connections_per_address) else {
-            refuse(&stream);
-            continue;
+        // A proxy's connections are its clients': they are counted per
+        // client where each request says who that is (`ConnectInfo` below).
+        let trusted = config.trusted_proxies.contains(&remote.ip());
+        let slot = if trusted {
+            None
+        } else {
+            let client = client_of(remote.ip());
+            let Some(slot) = per_address.take(client, config.max_connections_per_address) else {
+                refuse(&stream);
+                continue;
+            };
+            Some(slot)
         };
         tokio::spawn(connection(
             stream,
             remote,
             app.clone(),
-            config.header_timeout,
+            (config.header_timeout, Arc::clone(&proxies)),
             (permit, slot),
         ));
     }
@@ -126,13 +135,15 @@ async fn connection(
     stream: TcpStream,
     remote: SocketAddr,
     app: Router,
-    header_timeout: Duration,
-    held: (OwnedSemaphorePermit, AddressSlot),
+    (header_timeout, proxies): (Duration, Arc<[IpAddr]>),
+    held: (OwnedSemaphorePermit, Option<AddressSlot>),
 ) {
     let _ = stream.set_nodelay(true);
     let slot = ConnectionSlot(Arc::new(held));
     let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
-        request.extensions_mut().insert(ConnectInfo(remote));
+        let client = forwarded_client(remote.ip(), request.headers(), &proxies);
+        let from = SocketAddr::new(client, remote.port());
+        request.extensions_mut().insert(ConnectInfo(from));
         request.extensions_mut().insert(slot.clone());
         app.clone().oneshot(request)
     });

@@ -728,3 +728,41 @@ fn one_address_makes_ten_players_at_once_then_waits() {
     // A player who has a session is not a new one: still answered.
     assert_eq!(status(&sign_up(&server, Some(&kept))), 200);
 }
+
+#[test]
+fn behind_a_trusted_proxy_each_forwarded_client_has_its_own_allowance() {
+    let signup_from = |server: &Server, client: &str| {
+        let origin = format!("Origin: http://{}", server.addr);
+        let forwarded = format!("X-Forwarded-For: 1.2.3.4, {client}");
+        let headers = [origin.as_str(), forwarded.as_str(), "Content-Length: 0"];
+        status(&server.request("POST", "/api/session", &headers))
+    };
+    let site = small_site("players");
+    let db = fresh_db();
+    let behind = Server::start(&[
+        "--site",
+        site.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+        "--trusted-proxy",
+        "127.0.0.1",
+    ]);
+    for n in 1..=10 {
+        assert_eq!(signup_from(&behind, "198.51.100.1"), 201, "player {n}");
+    }
+    assert_eq!(signup_from(&behind, "198.51.100.1"), 429);
+    // Another client of the proxy, though the address it wrote first is the same.
+    assert_eq!(signup_from(&behind, "198.51.100.2"), 201);
+    drop(behind);
+
+    // Without the option, the header is anyone's to write and counts for nothing.
+    let direct = server(&fresh_db());
+    for n in 1..=10 {
+        assert_eq!(
+            signup_from(&direct, &format!("198.51.100.{n}")),
+            201,
+            "player {n}"
+        );
+    }
+    assert_eq!(signup_from(&direct, "198.51.100.99"), 429);
+}
