@@ -8,22 +8,23 @@
 import { test, expect } from './support/fixtures.js';
 import { openWith, cell, cellSelector, markCount, expectMarks } from './game-helpers.js';
 
-const SIZES = [
-  [360, 640],
-  [390, 844],
-  [640, 360],
-  [844, 390],
-  [768, 1024],
-  [1280, 720],
-  [1366, 768],
-  [1920, 1080],
-];
+const EN_LIGHT = { locale: 'en-US', colorScheme: 'light' };
+const ZH_DARK = { locale: 'zh-CN', colorScheme: 'dark' };
 
-// Every size in English and light, and again in Chinese and dark: the
-// language changes every label's length, the theme only its colours.
-const LOOKS = [
-  { locale: 'en-US', colorScheme: 'light' },
-  { locale: 'zh-CN', colorScheme: 'dark' },
+// The phone and laptop sizes players hold most, in English and light and
+// again in Chinese and dark (the language changes every label's length, the
+// theme only its colours); the sizes between and beyond them in one look
+// each, which is where their layouts differ from those (landscape phone,
+// tablet, a wide screen).
+const SIZES = [
+  [360, 640, [EN_LIGHT, ZH_DARK]],
+  [390, 844, [EN_LIGHT, ZH_DARK]],
+  [640, 360, [EN_LIGHT, ZH_DARK]],
+  [844, 390, [ZH_DARK]],
+  [768, 1024, [EN_LIGHT]],
+  [1280, 720, [EN_LIGHT, ZH_DARK]],
+  [1366, 768, [EN_LIGHT, ZH_DARK]],
+  [1920, 1080, [ZH_DARK]],
 ];
 
 /**
@@ -297,8 +298,8 @@ async function expectDialogFits(page, width, height) {
   expect(await markCount(page)).toBe(marks);
 }
 
-for (const [width, height] of SIZES) {
-  for (const look of LOOKS) {
+for (const [width, height, looks] of SIZES) {
+  for (const look of looks) {
     test.describe(`${width}x${height} ${look.locale} ${look.colorScheme}`, () => {
       test.use({ viewport: { width, height }, hasTouch: true, locale: look.locale, colorScheme: look.colorScheme });
 
