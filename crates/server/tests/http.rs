@@ -1,12 +1,10 @@
 //! The HTTP side of a real `uttt-server` process, probed over real sockets.
 
-mod support;
-
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-use support::{header, repo_file, small_site, Server};
+use crate::support::{header, repo_file, small_site, Server};
 
 #[test]
 fn serves_the_site_with_exact_types_and_security_headers() {
@@ -95,7 +93,7 @@ fn oversized_heads_get_431() {
 #[test]
 fn never_serves_a_symlink_out_of_the_site() {
     let site = small_site("links");
-    let outside = support::scratch("links-outside");
+    let outside = crate::support::scratch("links-outside");
     std::fs::write(outside.join("secret.txt"), "secret").unwrap();
     std::os::unix::fs::symlink(outside.join("secret.txt"), site.join("www/leak.txt")).unwrap();
     std::os::unix::fs::symlink(&outside, site.join("www/out")).unwrap();

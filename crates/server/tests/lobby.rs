@@ -1,13 +1,11 @@
 //! Play now (`lobby.rs`): real clients seek, are paired into a room both
 //! are seated in, and play; against a real `uttt-server`.
 
-mod support;
-
 use std::time::Duration;
 
-use support::api::{json, player};
-use support::client::{mv, Client};
-use support::{fresh_db, small_site, Server};
+use crate::support::api::{json, player};
+use crate::support::client::{mv, Client};
+use crate::support::{fresh_db, small_site, Server};
 use uttt_protocol::{
     ClientMessage, ClockSetting, ErrorCode, Kind, Role, RoomState, RuleSet, SeekOptions,
     ServerMessage, Side,
@@ -244,7 +242,7 @@ fn a_cancelled_or_closed_seek_leaves_the_pool() {
     let (mut a, _) = seeker(&server, Some(&ann), classic_blitz(true));
     // Nothing else while waiting.
     a.send(&ClientMessage::Create {
-        options: support::client::classic(),
+        options: crate::support::client::classic(),
     });
     assert_eq!(a.error(), ErrorCode::Seeking);
     a.send(&ClientMessage::CancelSeek {});

@@ -1,10 +1,8 @@
 //! Online play through a real `uttt-server` process and real WebSocket
 //! clients.
 
-mod support;
-
-use support::client::{classic, mv, Client};
-use support::{seated, small_site, Server};
+use crate::support::client::{classic, mv, Client};
+use crate::support::{seated, small_site, Server};
 use uttt_protocol::{
     ClientMessage, ClockSetting, ColourChoice, EndReason, ErrorCode, GameResult, Kind, Presence,
     Role, RoomOptions, RuleSet, Side,
@@ -342,7 +340,7 @@ fn pages_of_other_sites_cannot_connect() {
 #[test]
 fn a_restart_on_the_same_database_goes_on_from_the_same_position_and_clock() {
     let site = small_site("restart");
-    let db = support::fresh_db();
+    let db = crate::support::fresh_db();
     let args = [
         "--site",
         site.to_str().unwrap(),
@@ -487,7 +485,7 @@ fn frames_are_limited_per_address_over_all_its_connections() {
 #[test]
 fn a_stored_room_that_cannot_be_read_is_reported_as_such() {
     let site = small_site("unreadable");
-    let db = support::fresh_db();
+    let db = crate::support::fresh_db();
     let args = [
         "--site",
         site.to_str().unwrap(),

@@ -2,13 +2,11 @@
 //! WebSocket clients against the limits that keep idle or flooding
 //! connections from locking other players out.
 
-mod support;
-
 use std::time::{Duration, Instant};
 
-use support::client::mv;
-use support::client::{classic, Client};
-use support::{seated, small_site, Server};
+use crate::support::client::mv;
+use crate::support::client::{classic, Client};
+use crate::support::{seated, small_site, Server};
 use uttt_protocol::{ClientMessage, ErrorCode, Role, ServerMessage};
 
 fn server(extra: &[&str]) -> Server {

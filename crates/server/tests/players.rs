@@ -1,12 +1,10 @@
 //! Players and sessions over the JSON API (docs/api.md), against a real
 //! `uttt-server` and its SQLite file.
 
-mod support;
-
+use crate::support::api::{json, player, secret, sign_up, signed_up, status};
+use crate::support::client::{classic, mv, Client};
+use crate::support::{fresh_db, header, small_site, Server};
 use std::time::Duration;
-use support::api::{json, player, secret, sign_up, signed_up, status};
-use support::client::{classic, mv, Client};
-use support::{fresh_db, header, small_site, Server};
 
 use uttt_protocol::{ClientMessage, ErrorCode, Role, ServerMessage};
 

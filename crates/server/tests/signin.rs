@@ -3,10 +3,8 @@
 //! `uttt-server` and its SQLite file. The passkey ceremony itself needs an
 //! authenticator: tests/account.spec.js runs it with Chromium's.
 
-mod support;
-
-use support::api::{call, new_player, Who};
-use support::{fresh_db, small_site, Server};
+use crate::support::api::{call, new_player, Who};
+use crate::support::{fresh_db, small_site, Server};
 
 fn server(db: &std::path::Path) -> Server {
     let site = small_site("signin");
@@ -18,7 +16,7 @@ fn server(db: &std::path::Path) -> Server {
     ])
 }
 
-fn sign_in(server: &Server, name: &str, password: &str) -> support::api::Reply {
+fn sign_in(server: &Server, name: &str, password: &str) -> crate::support::api::Reply {
     let body = serde_json::json!({ "name": name, "password": password }).to_string();
     call(server, "POST", "/api/signin", &Who::default(), &body)
 }
@@ -28,7 +26,7 @@ fn set_password(
     from: &Who,
     password: &str,
     current: Option<&str>,
-) -> support::api::Reply {
+) -> crate::support::api::Reply {
     let body = match current {
         Some(current) => serde_json::json!({ "password": password, "current": current }),
         None => serde_json::json!({ "password": password }),

@@ -4,12 +4,10 @@
 //! feature: the store holds its database exclusively, so no other process
 //! can stall it), and real clients.
 
-mod support;
-
 use std::time::Duration;
 
-use support::client::{classic, mv, Client};
-use support::{fresh_db, seated, small_site, Server};
+use crate::support::client::{classic, mv, Client};
+use crate::support::{fresh_db, seated, small_site, Server};
 use uttt_protocol::{ClientMessage, ErrorCode, RoomState, ServerMessage};
 
 /// Saves before the first move of a room from `seated`: the room made, the

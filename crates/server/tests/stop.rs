@@ -1,12 +1,10 @@
 //! SIGTERM stops the server in order: a real `uttt-server` with players
 //! connected, stopped as a service manager stops it, then started again.
 
-mod support;
-
 use std::time::{Duration, Instant};
 
-use support::client::{classic, mv, Client};
-use support::{fresh_db, seated, small_site, Server};
+use crate::support::client::{classic, mv, Client};
+use crate::support::{fresh_db, seated, small_site, Server};
 use uttt_protocol::{ClientMessage, Role};
 
 #[test]

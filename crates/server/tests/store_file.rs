@@ -4,12 +4,10 @@
 //! processes; the small disk and the read-only file are made in a mount
 //! namespace of the server's own (`unshare`), so nothing outside changes.
 
-mod support;
-
 use std::path::Path;
 
-use support::client::{classic, mv, Client};
-use support::{fresh_db, seated, small_site, start_refused, Server};
+use crate::support::client::{classic, mv, Client};
+use crate::support::{fresh_db, seated, small_site, start_refused, Server};
 use uttt_core::record::parse_record;
 use uttt_protocol::{ColourChoice, ErrorCode, Kind, RoomOptions, RuleSet, ServerMessage};
 
@@ -186,7 +184,7 @@ fn in_namespace(script: &str) -> Vec<String> {
 
 #[test]
 fn a_log_that_fills_a_small_disk_is_emptied_and_every_move_is_stored() {
-    let disk = support::scratch("small-disk");
+    let disk = crate::support::scratch("small-disk");
     let db = disk.join("rooms.sqlite3");
     // 2 MiB, of which all but 416 KiB is taken before the server starts:
     // after its spare room (256 KiB) and the database, room for some
@@ -343,7 +341,7 @@ fn a_damaged_log_is_reported_at_start_and_kept() {
 fn a_database_of_the_servers_before_migrations_goes_on() {
     // Made by the server of 6 December 2026 (four games under way), before
     // the database had versions.
-    let fixture = support::repo_file("crates/server/tests/fixtures/rooms-2026-12.sqlite3");
+    let fixture = crate::support::repo_file("crates/server/tests/fixtures/rooms-2026-12.sqlite3");
     let db = fresh_db();
     std::fs::copy(&fixture, &db).unwrap();
     let before: Vec<(String, String)> = {
