@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use axum::body::Body;
-use axum::extract::{Request, State};
+use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::header::{self, HeaderName, HeaderValue};
 use axum::http::{Method, StatusCode};
 use axum::middleware::{self, Next};
@@ -19,7 +19,7 @@ use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::app::App;
 use crate::site::{self, Route};
-use crate::{api, qr, signin, ws};
+use crate::{api, history, qr, signin, ws};
 
 /// The page's own Content-Security-Policy (its `<meta>` in index.html)
 /// plus what only a header can say: no page may frame the game.
@@ -105,6 +105,16 @@ pub fn router(app: Arc<App>) -> Router {
             .route(
                 &format!("{base}api/leaderboard/{{perf}}"),
                 get(api::get_leaderboard),
+            )
+            .route(
+                &format!("{base}api/players/{{name}}/history"),
+                get(history::get_rating_history),
+            )
+            .route(
+                &format!("{base}api/me/history"),
+                get(history::get_history)
+                    .put(history::put_history)
+                    .layer(DefaultBodyLimit::max(history::MAX_BODY_BYTES)),
             );
     }
     let mut router = routes

@@ -18,6 +18,7 @@ pub mod clock;
 pub mod config;
 pub mod dbfile;
 pub mod game;
+pub mod history;
 pub mod hosts;
 pub mod http;
 pub mod hub;

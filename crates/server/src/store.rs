@@ -84,6 +84,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../migrations/02-players.sql")),
         M::up(include_str!("../migrations/03-undo.sql")),
         M::up(include_str!("../migrations/04-passkeys.sql")),
+        M::up(include_str!("../migrations/05-history.sql")),
     ])
 }
 

@@ -2,6 +2,7 @@
 //! first online action, with a proposed name; nothing else is asked.
 
 pub mod credentials;
+pub mod history;
 pub mod names;
 mod sql;
 

@@ -430,7 +430,8 @@ pub fn revoke(connection: &Connection, player: i64, handle: &str) -> Result<bool
 }
 
 /// Deletes player `player`'s account: their name becomes `deleted-ID` (a
-/// name no one can take), their password, passkeys and sessions go, and
+/// name no one can take), their password, passkeys, sessions and attached
+/// games go, and
 /// their games stay in the archive under that name.
 ///
 /// # Errors
@@ -443,6 +444,7 @@ pub fn delete(connection: &Connection, player: i64, now_ms: u64) -> Result<(), S
         )
         .and_then(|_| connection.execute("DELETE FROM sessions WHERE player = ?1", [player]))
         .and_then(|_| connection.execute("DELETE FROM passkeys WHERE player = ?1", [player]))
+        .and_then(|_| connection.execute("DELETE FROM attached_games WHERE player = ?1", [player]))
         .map(drop)
         .map_err(|e| format!("cannot delete the account: {e}"))
 }
