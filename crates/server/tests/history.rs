@@ -274,6 +274,8 @@ fn the_rating_history_follows_rated_games_oldest_first() {
     // Won, then lost: up from 1500, then down; oldest first; as the
     // profile says it now.
     assert_eq!(points[0]["rating"], 1662.0);
+    assert_eq!(points[0]["before"], 1500.0);
+    assert_eq!(points[1]["before"], 1662.0);
     assert!(points[1]["rating"].as_f64().unwrap() < 1662.0);
     assert!(points[0]["at"].as_i64().unwrap() <= points[1]["at"].as_i64().unwrap());
     assert!(points[1]["rd"].as_f64().unwrap() < points[0]["rd"].as_f64().unwrap() + 1.0);

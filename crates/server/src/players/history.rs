@@ -61,6 +61,9 @@ pub struct RatingPoint {
     pub rating: f64,
     /// Its deviation then, whole points.
     pub rd: f64,
+    /// The rating before the game, whole points (`None` for games rated
+    /// before the server kept it), so a graph can start where it started.
+    pub before: Option<f64>,
 }
 
 /// Checks one entry of the page's archive; the clean entry, or why not.
@@ -319,8 +322,8 @@ pub fn rating_history(
     let fail = |e: rusqlite::Error| format!("cannot read the rating history: {e}");
     let mut query = connection
         .prepare_cached(
-            "SELECT perf, rating, rd, at_ms FROM
-                (SELECT perf, rating, rd, at_ms, game, ROW_NUMBER() OVER
+            "SELECT perf, rating, rd, at_ms, rating_before FROM
+                (SELECT perf, rating, rd, at_ms, rating_before, game, ROW_NUMBER() OVER
                     (PARTITION BY perf ORDER BY at_ms DESC, game DESC) AS n
                  FROM rating_history WHERE player = ?1)
              WHERE n <= ?2 ORDER BY perf, at_ms, game",
@@ -334,6 +337,7 @@ pub fn rating_history(
                     rating: r.get::<_, f64>(1)?.round(),
                     rd: r.get::<_, f64>(2)?.round(),
                     at: r.get(3)?,
+                    before: r.get::<_, Option<f64>>(4)?.map(f64::round),
                 },
             ))
         })
