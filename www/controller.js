@@ -26,6 +26,7 @@ import { createAiTurns } from './features/aiturns.js';
 import { createOnline } from './features/online.js';
 import { OnlineSession } from './online.js';
 import { createAccount } from './api.js';
+import { createHistorySync } from './historysync.js';
 import { createPlay } from './features/play.js';
 import { createGameState, gameState, lastStep } from './gamestate.js';
 
@@ -111,6 +112,8 @@ export function createController() {
 
   /** The signed-in player, as the server says (api.js). */
   const account = createAccount();
+  /** This browser's games kept with the account (historysync.js). */
+  const historySync = createHistorySync({ archive, account, archiveChanged });
 
   /** Online play (features/online.js). */
   const onlineFeature = createOnline({
@@ -253,6 +256,7 @@ export function createController() {
   function archiveChanged() {
     renderPage();
     tell({ cause: 'archive' });
+    historySync.changed();
   }
 
   /** The archive's games, oldest first (the Stats pane's). */
@@ -371,7 +375,7 @@ export function createController() {
     keepAnalysing, evaluationCapped, evaluationQuiet, setLiveEval, analyse, aiProgress, aiSurvey,
     aiAnalysis, getReview, reviewGame, stopReview, getPuzzle, startPuzzle, revealPuzzle,
     leavePuzzle, onlineCreate, onlineJoin, onlineResign, onlineOfferDraw, onlineDeclineDraw,
-    onlineLeave, onlineRoom, onlineSeek, onlineCancelSeek, playEngineInstead, account, play, undo, redo, continueHere, step, jump, getLines, jumpToNode,
+    onlineLeave, onlineRoom, onlineSeek, onlineCancelSeek, playEngineInstead, account, historySync, play, undo, redo, continueHere, step, jump, getLines, jumpToNode,
     showLine, promoteLine, deleteLine, inProgress, newGame, rematch, updateSettings, setPaused,
     loadRecord, subscribe, archiveChanged, archiveGames, clearArchive, getState, pageState, start,
     refresh, aiTrouble,

@@ -109,7 +109,7 @@ export function initOnline(host, controller, { tabs }) {
   const room = el('div', { class: 'online-room' }, who, invite, el('p', { class: 'online-actions' }, resign, draw, decline, rematch, leave));
   const heading = el('h3', { id: 'online-heading' });
   // Why online play cannot happen comes first, where it is seen without scrolling the pane.
-  const playNow = createPlayNow(controller, { account: accountButton(controller.account) });
+  const playNow = createPlayNow(controller, { account: accountButton(controller.account, controller.historySync) });
   host.replaceChildren(unavailable, playNow.node, el('section', { 'aria-labelledby': 'online-heading' }, heading, intro, form, room));
 
   let ticker = 0;

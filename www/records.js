@@ -123,6 +123,7 @@ export function personalOutcome(entry) {
  * @property {(game: object) => ArchiveEntry | null} add
  * @property {(id: string, tree: string, line: number) => boolean} keepLines
  * @property {(id: string, record: string, review: object) => boolean} attachReview
+ * @property {(entries: object[]) => number} merge
  * @property {(id: string) => ArchiveEntry | null} find
  * @property {() => void} clear
  */
@@ -258,16 +259,35 @@ export function createArchive(open = () => window.localStorage) {
       const kept = cleanReview(review, record);
       if (index < 0 || !kept) return false;
       games[index] = { ...games[index], review: kept };
-      let reviewed = 0;
-      for (let i = games.length - 1; i >= 0; i -= 1) {
-        if (!games[i].review) continue;
-        reviewed += 1;
-        if (reviewed > MAX_REVIEWS) {
-          const { review: _dropped, ...rest } = games[i];
-          games[i] = rest;
+      return save(latestReviews(games));
+    },
+    /**
+     * Takes games kept elsewhere (the account's, see historysync.js) into the
+     * archive, by id: a game this archive has already stays as it is (the
+     * local copy wins), but takes the other's review when it has none of the
+     * same record. The archive stays in date order, its newest MAX_GAMES.
+     * Returns how many entries changed (0: nothing was written).
+     */
+    merge(entries) {
+      const { games } = load();
+      const byId = new Map(games.map((g, i) => [g.id, i]));
+      let changed = 0;
+      for (const raw of entries) {
+        const entry = cleanEntry(raw);
+        if (!entry?.id || !finished(entry)) continue;
+        const known = byId.get(entry.id);
+        if (known === undefined) {
+          byId.set(entry.id, games.push(entry) - 1);
+          changed += 1;
+        } else if (!games[known].review && entry.review && games[known].record === entry.record) {
+          games[known] = { ...games[known], review: entry.review };
+          changed += 1;
         }
       }
-      return save(games);
+      if (changed === 0) return 0;
+      const dated = games.map((g, i) => ({ g, i, at: Date.parse(g.date) }));
+      dated.sort((a, b) => a.at - b.at || a.i - b.i);
+      return save(latestReviews(dated.map((d) => d.g).slice(-MAX_GAMES))) ? changed : 0;
     },
     /** The stored entry of game `id`, or null. */
     find(id) {
@@ -284,6 +304,20 @@ export function createArchive(open = () => window.localStorage) {
       cache = { text: null, games: [] };
     },
   };
+}
+
+/** `games` with only the latest MAX_REVIEWS of them keeping their reviews. */
+function latestReviews(games) {
+  let reviewed = 0;
+  for (let i = games.length - 1; i >= 0; i -= 1) {
+    if (!games[i].review) continue;
+    reviewed += 1;
+    if (reviewed > MAX_REVIEWS) {
+      const { review: _dropped, ...rest } = games[i];
+      games[i] = rest;
+    }
+  }
+  return games;
 }
 
 /**

@@ -256,3 +256,35 @@ test('a game in the history keeps its other lines, and bad ones are dropped, not
   assert.equal(keepLines('g-1', 'classic:a1a2b2b3c3(a3)(c1)', 5, storage), false);
   assert.equal(keepLines('nobody', 'classic:a1(b2)', 1, storage), false);
 });
+
+test('games kept elsewhere merge by id: the local copy wins, takes a missing review, dates stay in order', () => {
+  const storage = memoryStorage();
+  const archive = archiveOf(storage);
+  const game = (id, date, result = 'x', record = 'classic:b2a1c1b1a3') => ({
+    id, date, kind: 'classic', rules: 'standard', mode: 'human', level: null, levelO: null, side: null, result, record,
+  });
+  archive.add(game('here', '2026-12-02T00:00:00.000Z'));
+  const review = { v: 1, marks: '00000', x: [500, 500, 500, 500, 500, 1000], loss: [0, 0, 0, 0, 0], best: 'b2a1c1b1a3', lines: ['', '', '', '', ''], acc: [1000, 1000], counts: [[3, 0, 0, 0, 0], [2, 0, 0, 0, 0]] };
+  const merged = archive.merge([
+    { ...game('here', '2026-12-05T00:00:00.000Z', 'o'), review },
+    game('older', '2026-12-01T00:00:00.000Z'),
+    game('newer', '2026-12-03T00:00:00.000Z', 'draw', 'classic:b2a1'),
+    { ...game('unfinished', '2026-12-04T00:00:00.000Z'), result: 'unfinished' },
+    { id: 'bad', date: 'never' },
+  ]);
+  assert.equal(merged, 3, 'two new games and one review');
+  const { games } = archive.load();
+  assert.deepEqual(games.map((g) => g.id), ['older', 'here', 'newer']);
+  const here = games.find((g) => g.id === 'here');
+  assert.equal(here.result, 'x', 'the local copy wins');
+  assert.equal(here.date, '2026-12-02T00:00:00.000Z');
+  assert.deepEqual(here.review?.marks, '00000', 'the review it lacked is taken');
+  // The same entries again change nothing.
+  assert.equal(archive.merge([game('older', '2026-12-01T00:00:00.000Z')]), 0);
+  // The newest MAX_GAMES stay.
+  const many = Array.from({ length: MAX_GAMES }, (_, i) => game(`g${i}`, new Date(Date.UTC(2027, 0, 1) + i * 1000).toISOString()));
+  archive.merge(many);
+  const kept = archive.load().games;
+  assert.equal(kept.length, MAX_GAMES);
+  assert.equal(kept[0].id, 'g0');
+});

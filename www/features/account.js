@@ -14,6 +14,7 @@ import { t, lang, onLangChange } from '../i18n.js';
 import { el } from '../dom.js';
 import { confirmDialog } from '../dialog.js';
 import { Refusal, api, creationOptions, requestOptions, registrationJson, assertionJson } from '../accountapi.js';
+import { historyPart } from '../historypanel.js';
 
 /** The server's error codes the panel says in the player's words; any other is said in general terms. */
 const ERRORS = new Set([
@@ -75,10 +76,12 @@ function sayRefusal(error) {
  * body (closed), and reads the session each time it opens. What it learns
  * it tells `account` (the page's, api.js), so the rest of the page (Play
  * now's `[data-me]`, the game connection) knows the player too.
+ * `sync`, when given, is this browser's games kept with the account (historysync.js), its part shown when signed in.
  * @param {import('../api.js').Account | null} [account]
+ * @param {import('../historysync.js').HistorySync | null} [sync]
  * @returns {HTMLButtonElement}
  */
-export function accountButton(account = null) {
+export function accountButton(account = null, sync = null) {
   const open = el('button', { type: 'button', class: 'btn', 'data-action': 'account' });
   /** @type {{ name: string | null, csrf: string | null, server: boolean, loaded: boolean }} */
   const session = { name: null, csrf: null, server: true, loaded: false };
@@ -131,6 +134,7 @@ export function accountButton(account = null) {
   const signOut = el('button', { type: 'button', class: 'btn', 'data-action': 'signout' });
   const remove = el('button', { type: 'button', class: 'btn danger', 'data-action': 'account-delete' });
   const removeHint = el('p', { class: 'hint' });
+  const history = sync && historyPart(sync, (work) => act(work));
   const signedIn = el(
     'section',
     { class: 'account-part', 'data-account': 'signed-in' },
@@ -139,6 +143,7 @@ export function accountButton(account = null) {
     el('p', { class: 'account-row' }, addPasskey),
     passkeys,
     passwordForm,
+    ...(history ? [history.node] : []),
     sessionsHeading,
     sessions,
     el('p', { class: 'account-row' }, signOutOthers, signOut),
@@ -220,6 +225,7 @@ export function accountButton(account = null) {
     for (const button of dialog.querySelectorAll('button:not([data-action="account-close"])')) {
       /** @type {HTMLButtonElement} */ (button).disabled = busy;
     }
+    history?.render();
     withPasskey.hidden = typeof window.PublicKeyCredential !== 'function';
     addPasskey.hidden = typeof window.PublicKeyCredential !== 'function';
   };
