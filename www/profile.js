@@ -1,12 +1,11 @@
 // @ts-check
 // The profile view (`#/@/<name>`): a player's name and first day online,
 // their ratings per performance (with "?" while provisional), a graph of
-// each rating over the games loaded, their results, and their archived
-// games, newest first, a page of the API at a time ("Show older games"),
-// each openable in the page's review. Everything comes from the server's
-// API (docs/api.md); the server has no endpoint for a rating's whole
-// history, so the graphs and the results are drawn from the games loaded,
-// and say so.
+// each rating over its whole history (`players/{name}/history`, one fetch
+// for the view), their results, and their archived games, newest first, a
+// page of the API at a time ("Show older games"), each openable in the
+// page's review. Everything comes from the server's API (docs/api.md); the
+// results are counted from the games loaded, and say so.
 //
 // Test hooks: the root `[data-view="profile"]` with `[data-profile-name]`,
 // each game `[data-archived-game]` with its `[data-action="open-review"]`.
@@ -45,6 +44,9 @@ async function load(view, name, status, { openGame, problemText }) {
     return;
   }
   const { data } = player;
+  const history = getApi(`players/${playerPath(data.name)}/history`, signal);
+  // Awaited after the first page; a view left before then drops it quietly.
+  history.catch(() => {});
   view.setTitle(data.name);
   root.dataset.profileName = data.name;
   const games = el('ol', { class: 'archived-games' });
@@ -84,7 +86,6 @@ async function load(view, name, status, { openGame, problemText }) {
     more.hidden = fresh.length < 20 || page >= 1000;
     more.disabled = false;
     drawResults(results, loaded, data.name);
-    drawGraphs(graphs, loaded, data.name);
   };
   more.addEventListener('click', () => {
     next().catch((error) => {
@@ -92,6 +93,8 @@ async function load(view, name, status, { openGame, problemText }) {
     });
   });
   await next();
+  const ratings = await history;
+  if (ratings.ok) drawGraphs(graphs, ratings.data.perfs ?? {});
 }
 
 /** The table of a player's ratings, by performance in the site's order; a sentence when there are none. */
@@ -136,19 +139,14 @@ function drawResults(host, games, name) {
   host.hidden = games.length === 0;
 }
 
-/** One graph per performance rated among `games`: the rating before the first, then after each, oldest first. */
-function drawGraphs(host, games, name) {
-  /** @type {Map<string, number[]>} */
-  const series = new Map();
-  for (const game of [...games].reverse()) {
-    const { before, after } = gameFor(game, name);
-    if (before === null || after === null) continue;
-    if (!series.has(game.perf)) series.set(game.perf, [before]);
-    series.get(game.perf).push(after);
-  }
-  const figures = PERFS.filter((perf) => series.has(perf)).map((perf) => {
+/** One graph per performance of `perfs` (the API's rating history: points oldest first). */
+function drawGraphs(host, perfs) {
+  const figures = PERFS.filter((perf) => Array.isArray(perfs[perf]) && perfs[perf].length > 0).map((perf) => {
     const label = t('profile.graph', { perf: perfName(perf) });
-    return el('figure', { class: 'profile-graph', 'data-graph': perf }, ratingGraph(series.get(perf), label), el('figcaption', { text: label }));
+    // From the rating before the first game shown (when known), then after each.
+    const first = perfs[perf][0].before;
+    const points = [...(typeof first === 'number' ? [first] : []), ...perfs[perf].map((point) => point.rating)];
+    return el('figure', { class: 'profile-graph', 'data-graph': perf }, ratingGraph(points, label), el('figcaption', { text: label }));
   });
   host.replaceChildren(...figures);
   if (figures.length > 0) host.append(el('p', { class: 'hint', text: t('profile.graphNote') }));
