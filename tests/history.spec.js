@@ -36,7 +36,7 @@ test('a game attached in one browser is in the history of another signed in as t
   await expect(part).toHaveAttribute('data-history-attached', 'false');
   await expect(dialog.locator('[data-history-count]')).toHaveText('This browser has 1 finished game (1 with a review).');
   await dialog.locator('[data-action="attach-history"]').click();
-  await expect(dialog.locator('[data-account-message]')).toHaveText('Your account keeps 1 game from your browsers. Only you see it.');
+  await expect(dialog.locator('[data-history-status]')).toHaveText('Your account keeps 1 game from your browsers. Only you see it.');
   await expect(part).toHaveAttribute('data-history-attached', 'true');
   await expect(dialog.locator('[data-history-sending]')).toBeChecked();
   await expect(dialog.locator('[data-action="attach-history"]')).toBeHidden();

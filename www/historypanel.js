@@ -33,7 +33,7 @@ export function historyPart(sync, act) {
     const attached = sync.attached();
     node.dataset.historyAttached = String(attached);
     heading.textContent = t('history.heading');
-    count.textContent = games === 0 ? t('history.none') : `${tn('history.count', games)} ${tn('history.reviews', reviews)}`;
+    count.textContent = games === 0 ? t('history.none') : `${tn('history.count', games)}${reviews > 0 ? tn('history.reviews', reviews) : t('history.countEnd')}`;
     attach.textContent = t('history.attach');
     attach.hidden = attached || games === 0;
     setting.hidden = !attached;
@@ -44,7 +44,12 @@ export function historyPart(sync, act) {
       state === 'sending' ? t('history.busy') : state === 'waiting' ? t('history.waiting') : total !== null && attached ? tn('history.kept', total) : '';
   };
 
-  attach.addEventListener('click', () => act(async () => tn('history.kept', await sync.attach())));
+  // What was kept is said in the part (`kept`), which stays after the panel's message is gone.
+  attach.addEventListener('click', () =>
+    act(async () => {
+      await sync.attach();
+    }),
+  );
   sending.addEventListener('change', () => {
     sync.setSending(sending.checked);
     render();
