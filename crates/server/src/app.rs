@@ -42,6 +42,8 @@ pub struct App {
     pub joins: PerAddress,
     /// New players each client may make (see `api.rs`).
     pub signups: PerAddress,
+    /// Requests to attach games each address may make (`history.rs`).
+    pub attaches: PerAddress,
     /// Sign-ins' limits and passkey ceremonies (see `signin.rs`).
     pub sign_ins: crate::signin::SignIns,
     /// Places for game connections: fewer than all connections, so the
@@ -84,6 +86,10 @@ impl App {
             signups: PerAddress::per_minute(
                 SIGNUP_BURST.max(config.signups_per_minute),
                 config.signups_per_minute,
+            ),
+            attaches: PerAddress::per_minute(
+                crate::history::ATTACH_BURST,
+                crate::history::ATTACH_PER_MINUTE,
             ),
             sign_ins: crate::signin::SignIns::new(),
             game_slots: Arc::new(Semaphore::new(config.game_connections())),

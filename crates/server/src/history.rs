@@ -4,10 +4,11 @@
 //! /api/players/{name}/history`, public). The rows and their checks are
 //! `players/history.rs`.
 
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::extract::rejection::{JsonRejection, QueryRejection};
-use axum::extract::{Path, Query, State};
+use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -15,11 +16,18 @@ use serde_json::{json, Value};
 
 use crate::api::{changer, me, renewed, ApiError};
 use crate::app::App;
+use crate::network::client_of;
 use crate::players::history::{check_entry, MAX_BATCH};
 
 /// The largest body `PUT /api/me/history` reads, in bytes: a full batch
 /// of the largest entries, with room for the JSON around them.
 pub const MAX_BODY_BYTES: usize = MAX_BATCH * crate::players::history::MAX_ENTRY_BYTES + 64 * 1024;
+
+/// Requests to attach games one address may make at once (a browser
+/// attaching its 500 games makes 10)...
+pub const ATTACH_BURST: u32 = 30;
+/// ...and a minute after that.
+pub const ATTACH_PER_MINUTE: u32 = 30;
 
 /// The body of `PUT /api/me/history`.
 #[derive(serde::Deserialize)]
@@ -34,6 +42,7 @@ pub struct Batch {
 /// with its `index`), so nothing is half stored.
 pub async fn put_history(
     State(app): State<Arc<App>>,
+    ConnectInfo(remote): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     body: Result<Json<Batch>, JsonRejection>,
 ) -> Response {
@@ -41,6 +50,15 @@ pub async fn put_history(
         Ok(me) => me,
         Err(e) => return e.into_response(),
     };
+    if !app.attaches.take(client_of(remote.ip())) {
+        return ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate-limited",
+            "too many requests to keep games from this address; wait a little",
+        )
+        .retry_after(60 / u64::from(ATTACH_PER_MINUTE).max(1) + 1)
+        .into_response();
+    }
     let entries = match body {
         Ok(Json(Batch { entries })) => entries,
         Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {

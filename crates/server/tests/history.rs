@@ -193,6 +193,13 @@ fn a_bad_entry_refuses_its_batch_and_the_caps_hold() {
         &answer[..answer.len().min(300)]
     );
     assert!(answer.contains("too-large"), "{answer}");
+
+    // Requests from one address are limited: 30 at once, then 30 a minute.
+    let refused = (0..40)
+        .map(|_| put(&server, &ann, &[]))
+        .filter(|r| r.status == 429 && r.error() == "rate-limited")
+        .count();
+    assert!(refused > 0, "no request was held back");
 }
 
 /// `PUT /api/me/history` with `body`, written as far as the server reads it.
