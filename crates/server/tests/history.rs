@@ -2,16 +2,14 @@
 //! browser attaches to the account, and the rating history the profile's
 //! graphs draw, against a real `uttt-server` and its SQLite file.
 
-mod support;
-
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::Duration;
 
+use crate::support::api::{call, new_player, Reply, Who};
+use crate::support::client::{classic, mv, Client};
+use crate::support::{fresh_db, small_site, Server};
 use serde_json::{json, Value};
-use support::api::{call, new_player, Reply, Who};
-use support::client::{classic, mv, Client};
-use support::{fresh_db, small_site, Server};
 use uttt_protocol::{ClientMessage, Role};
 
 fn server(db: &std::path::Path) -> Server {
