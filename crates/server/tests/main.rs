@@ -1,8 +1,7 @@
 //! The server's tests against a real `uttt-server` process, in one test
-//! binary: each module a part of the server, all sharing `support`. One
-//! binary builds and links once and runs every test in one pool of
-//! threads, where a binary per file each built `support` and ran one
-//! after another.
+//! binary: each module a part of the server, all sharing `support`, so
+//! that `support` is built and the crates linked once, and every test runs
+//! in one pool of threads.
 
 mod support;
 
