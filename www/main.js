@@ -132,8 +132,8 @@ async function boot() {
     },
   });
   await nextTask();
-  initOnline(document.getElementById('online-host'), controller, { tabs });
-  initPlayerViews(controller, { openRecord: sharing.openRecord, tabs, focusMoves: moves.focus });
+  const online = initOnline(document.getElementById('online-host'), controller, { tabs });
+  initPlayerViews(controller, { openRecord: sharing.openRecord, tabs, focusMoves: moves.focus, online });
   initOffers(controller);
   initReturnToGame(controller, { tabs });
   await nextTask();

@@ -64,7 +64,11 @@ export function invitationLink(code, href = window.location.href) {
   return url.href;
 }
 
-/** Builds the Online tab in `host`; `tabs.show('online')` opens it for a link. */
+/**
+ * Builds the Online tab in `host`; `tabs.show('online')` opens it for a
+ * link. Returns Play now (playnow.js's `{node, who, render}`), which the
+ * Play view shows, and `home`, where the name's row is while it is closed.
+ */
 export function initOnline(host, controller, { tabs }) {
   const kind = select('kind', [['ultimate', 'kind.ultimate'], ['classic', 'kind.classic']]);
   const rules = select('rules', [['standard', 'rules.standard'], ['tiebreak', 'rules.tiebreak']]);
@@ -108,9 +112,13 @@ export function initOnline(host, controller, { tabs }) {
   const leave = el('button', { type: 'button', class: 'btn', 'data-action': 'online-leave' });
   const room = el('div', { class: 'online-room' }, who, invite, el('p', { class: 'online-actions' }, resign, draw, decline, rematch, leave));
   const heading = el('h3', { id: 'online-heading' });
-  // Why online play cannot happen comes first, where it is seen without scrolling the pane.
+  // Play now is shown in the Play view (playview.js); the tab keeps the
+  // player's name while the view is closed, and the way to the view.
   const playNow = createPlayNow(controller, { account: accountButton(controller.account, controller.historySync) });
-  host.replaceChildren(unavailable, playNow.node, el('section', { 'aria-labelledby': 'online-heading' }, heading, intro, form, room));
+  const openPlay = el('a', { class: 'btn primary online-open-play', href: '#/play', 'data-action': 'online-open-play' });
+  const mine = el('div', { class: 'online-me' }, playNow.who, openPlay);
+  // Why online play cannot happen comes first, where it is seen without scrolling the pane.
+  host.replaceChildren(unavailable, mine, el('section', { 'aria-labelledby': 'online-heading' }, heading, intro, form, room));
 
   let ticker = 0;
   /** Set while Resign waits for the second tap that confirms it. */
@@ -164,6 +172,7 @@ export function initOnline(host, controller, { tabs }) {
     playNow.render();
     for (const node of host.querySelectorAll('[data-label]')) node.textContent = t(node.dataset.label);
     for (const [i, option] of [...clock.options].entries()) option.textContent = clockLabel(CLOCKS[i]);
+    openPlay.textContent = t('online.openPlay');
     heading.textContent = t('online.title');
     intro.textContent = t('online.intro');
     create.textContent = t('online.create');
@@ -296,4 +305,5 @@ export function initOnline(host, controller, { tabs }) {
     tabs.show('online');
     controller.onlineJoin(code);
   }
+  return { playNow, home: mine };
 }

@@ -1,6 +1,6 @@
 // @ts-check
 // The views of the page beside the game (views.js's router): the players'
-// profiles and the leaderboards, with what they need of the rest of the
+// profiles, the leaderboards and the Play view (playview.js), with what they need of the rest of the
 // page: a game of the archive opened in the Moves tab's review, and the
 // sentence for a server that cannot answer. main.js makes it once; more
 // views are added to what it returns (`views.route(prefix, render)`).
@@ -9,6 +9,7 @@ import { t } from './i18n.js';
 import { createViews } from './views.js';
 import { renderProfile } from './profile.js';
 import { renderLeaderboard } from './leaderboard.js';
+import { initPlay } from './playview.js';
 
 /** What a view says when the API cannot answer: `problem` as getApi (api.js) names it. */
 export function problemText(problem) {
@@ -22,15 +23,17 @@ export function problemText(problem) {
  * and leaderboard (`#/leaderboard/<perf>`) views, and follows the address.
  * `openRecord` is sharing.js's (it keeps the way back to the game that was
  * on the board); `tabs` the panel's; `focusMoves` puts the focus on the
- * move list. Returns the router, for more views.
+ * move list; `online` the Online tab's Play now, shown in the Play view
+ * (`#/play`). Returns the router, for more views.
  * @param {Controller} controller
  * @param {{
  *   openRecord: (text: string, options?: {badKey?: string, okKey?: string}) => Promise<boolean>,
  *   tabs: {show: (name: string) => void},
  *   focusMoves: () => void,
+ *   online: {playNow: import('./playview.js').PlayNow, home: HTMLElement},
  * }} options
  */
-export function initPlayerViews(controller, { openRecord, tabs, focusMoves }) {
+export function initPlayerViews(controller, { openRecord, tabs, focusMoves, online }) {
   const game = /** @type {HTMLElement[]} */ ([...document.querySelectorAll('.skip-link, .app, .foot')]);
   const views = createViews({ game });
 
@@ -52,6 +55,7 @@ export function initPlayerViews(controller, { openRecord, tabs, focusMoves }) {
 
   views.route('#/@/', (view) => renderProfile(view, { openGame, problemText }));
   views.route('#/leaderboard/', (view) => renderLeaderboard(view, { problemText }));
+  initPlay(views, controller, { ...online, tabs });
   views.start();
   return views;
 }

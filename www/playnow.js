@@ -1,12 +1,15 @@
 // @ts-check
-// Play now, at the top of the Online tab: the pools the server offers (GET
+// Play now, in the Play view (playview.js): the pools the server offers (GET
 // /api/pools: Ultimate standard, tie-break and Classic, each at four
 // clocks, rated or casual) as one button per clock with how many wait in
 // it; while a seek waits, how long, with whom, a Cancel, and after
 // ENGINE_OFFER_MS alone the house engine at a level matched to the
 // player's rating (the seek goes on until the player takes it). The seek
 // itself is features/online.js's (controller.onlineSeek ...); this view
-// renders controller.onlineRoom() and the signed-in name (api.js).
+// renders controller.onlineRoom() and the signed-in name (api.js), in its
+// own row (`who`, with the account's button), which the Play view shows
+// while it is open and the Online tab otherwise, so the name is on the
+// page once.
 //
 // Hooks (a public test API): `[data-action="play-now"][data-tc="1+1"]`
 // (one per clock of the chosen game), `[data-action="cancel-seek"]`,
@@ -14,7 +17,7 @@
 
 import { t, tn, onLangChange } from './i18n.js';
 import { el } from './dom.js';
-import { call } from './api.js';
+import { call, profileHash } from './api.js';
 
 /** How long a player waits alone before the engine is offered. */
 export const ENGINE_OFFER_MS = 20_000;
@@ -54,9 +57,9 @@ function elapsed(ms) {
 }
 
 /**
- * Builds the Play now section; returns its node and its render (called
- * by the Online tab on every online change). `account`, when given, is
- * the account's button, shown beside the player's name.
+ * Builds the Play now section; returns its node, the row of the player's
+ * name (`who`) and its render (called on every online change). `account`,
+ * when given, is the account's button, shown beside the player's name.
  * @param {any} controller
  * @param {{ account?: Node }} [parts]
  */
@@ -82,7 +85,7 @@ export function createPlayNow(controller, { account } = {}) {
   const waiting = el('div', { class: 'playnow-waiting' }, waitText, el('p', { class: 'online-actions' }, cancel), offer);
 
   const who = el('div', { class: 'playnow-who' }, me, ...(account ? [account] : []));
-  const node = el('section', { class: 'playnow', 'aria-labelledby': 'playnow-heading' }, heading, who, choose, waiting);
+  const node = el('section', { class: 'playnow', 'aria-labelledby': 'playnow-heading' }, heading, choose, waiting);
 
   for (const g of GAMES) {
     const input = el('input', { type: 'radio', name: 'playnow-game', value: g.id, id: `playnow-${g.id}` });
@@ -177,9 +180,14 @@ export function createPlayNow(controller, { account } = {}) {
     /** @type {HTMLElement} */ (ratedLabel.querySelector('span')).textContent = t('playnow.rated');
     const name = controller.account.me()?.name ?? '';
     me.dataset.me = name;
-    me.textContent = name ? t('playnow.playingAs', { name }) : t('playnow.noName');
+    if (!name) me.textContent = t('playnow.noName');
+    else if (me.textContent !== t('playnow.playingAs', { name })) {
+      // The name links to the player's profile, wherever the sentence puts it.
+      const [before, after = ''] = t('playnow.playingAs', { name: '\u0001' }).split('\u0001');
+      me.replaceChildren(before, el('a', { href: profileHash(name), class: 'player-link', text: name }), after);
+    }
 
-    // Without a server the section has nothing to offer: the tab says why.
+    // Without a server the section has nothing to offer: the view says why.
     node.hidden = pools === null && !seek;
     choose.hidden = Boolean(seek) || inSession;
     waiting.hidden = !seek;
@@ -210,5 +218,5 @@ export function createPlayNow(controller, { account } = {}) {
   controller.account.onMe(render);
   void controller.account.fetchMe();
   void refreshPools();
-  return { node, render };
+  return { node, who, render };
 }

@@ -98,7 +98,7 @@ async function load(view, name, status, { openGame, problemText }) {
 }
 
 /** The table of a player's ratings, by performance in the site's order; a sentence when there are none. */
-function ratingsTable(perfs) {
+export function ratingsTable(perfs) {
   const keys = PERFS.filter((perf) => perfs?.[perf]);
   if (keys.length === 0) return el('p', { class: 'hint', text: t('profile.noRatings') });
   const head = el(

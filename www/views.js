@@ -33,7 +33,7 @@ import { el } from './dom.js';
  *   rest: string,
  *   signal: AbortSignal,
  *   setTitle: (text: string) => void,
- *   close: () => void,
+ *   close: () => Promise<void>,
  * }} View
  * @typedef {(view: View) => void} ViewRender
  */

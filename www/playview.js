@@ -1,0 +1,198 @@
+// @ts-check
+// The Play view (`#/play`), one tap from the game screen (the top bar's
+// Play): who plays here (the name, linking to the profile, and the
+// account's button), their ratings in each performance they have played,
+// Play now (playnow.js: the pools and their counts, the seek's wait,
+// Cancel, the engine's offer), the online games this browser holds a seat
+// in (running.js), each with Return, and the ways on: the leaderboards and
+// a friend by link (the Online tab). A pairing that seats the player in a
+// game closes the view by itself: the game is on the board. While a seek
+// waits with the view closed, the status box offers its actions
+// (seekstatus.js).
+//
+// Test hooks: the root `[data-view="play"]`, `[data-my-ratings]`, each
+// running game `[data-running-game="ROOM"]` with its
+// `[data-action="return-running"]`.
+
+import { t } from './i18n.js';
+import { el } from './dom.js';
+import { getApi, playerPath, leaderboardHash } from './api.js';
+import { ratingsTable } from './profile.js';
+import { runningGames } from './running.js';
+import { DEFAULT_PERF } from './leaderboard.js';
+import { dateText } from './ratings.js';
+import { initSeekStatus } from './seekstatus.js';
+
+/** The hash of the Play view. */
+export const PLAY_HASH = '#/play';
+
+/**
+ * @typedef {{ node: HTMLElement, who: HTMLElement, render: () => void }} PlayNow
+ * @typedef {{ show: (name: string, options?: {focus?: boolean}) => void }} Tabs
+ */
+
+/**
+ * Adds the Play view to `views` (views.js's router) and the seek's
+ * actions to the status box. `playNow` is the Online tab's Play now
+ * (onlinepanel.js makes it and keeps it drawn); `home` is where its row of
+ * the name goes back to when the view closes; `tabs` the panel's.
+ * @param {{ route: (prefix: string, render: (view: import('./views.js').View) => void) => void, open: (hash: string) => void }} views
+ * @param {Controller} controller
+ * @param {{ playNow: PlayNow, home: HTMLElement, tabs: Tabs }} parts
+ */
+export function initPlay(views, controller, { playNow, home, tabs }) {
+  views.route(PLAY_HASH, (view) => renderPlay(view, { controller, playNow, home, tabs }));
+  initSeekStatus(controller, { openPlay: () => views.open(PLAY_HASH) });
+}
+
+/** What the view says when the API cannot answer. */
+function problemText(problem) {
+  if (problem === 'unavailable') return t('play.needsServer');
+  if (problem === 'offline') return t('play.offline');
+  return t('views.failed');
+}
+
+/**
+ * Fills `view` with the Play view.
+ * @param {import('./views.js').View} view
+ * @param {{ controller: Controller, playNow: PlayNow, home: HTMLElement, tabs: Tabs }} parts
+ */
+function renderPlay(view, { controller, playNow, home, tabs }) {
+  const { root, signal } = view;
+  root.dataset.view = 'play';
+  view.setTitle(t('play.title'));
+
+  const problem = el('p', { class: 'view-status', role: 'status' });
+  const ratingsHead = el('h3', { text: t('play.ratings') });
+  const ratings = el('div', { class: 'play-ratings', 'data-my-ratings': '' });
+  const running = el('ul', { class: 'play-running' });
+  const noRunning = el('p', { class: 'hint', text: t('play.noRunning') });
+  // While a game of this page is on, Play now has nothing to offer (one game at a time): this says why.
+  const inGame = el('p', { class: 'play-in-game', text: t('play.inGame') });
+  const pool = el('div', { class: 'play-now' }, playNow.node);
+  const friend = el('button', { type: 'button', class: 'btn', 'data-action': 'play-friend', text: t('play.friend') });
+  const links = el(
+    'p',
+    { class: 'play-links' },
+    el('a', { class: 'btn', href: leaderboardHash(DEFAULT_PERF), 'data-action': 'open-leaderboards', text: t('views.leaderboards') }),
+    friend,
+  );
+  const content = el(
+    'div',
+    { class: 'play-content' },
+    playNow.who,
+    ratingsHead,
+    ratings,
+    inGame,
+    pool,
+    el('h3', { text: t('play.running') }),
+    running,
+    noRunning,
+    el('h3', { text: t('play.more') }),
+    links,
+  );
+  root.replaceChildren(problem, content);
+  // The name's row is on the page once: back to the Online tab when the view goes.
+  signal.addEventListener('abort', () => home.prepend(playNow.who));
+  playNow.render();
+
+  /** Set once the view asked to close: later changes must not go back in the history again. */
+  let closing = false;
+  const close = () => {
+    if (closing) return Promise.resolve();
+    closing = true;
+    return view.close();
+  };
+
+  /** The player's ratings (GET /api/players/{me}); without a name, whether there is a server to play on. */
+  const load = async () => {
+    const name = controller.account.me()?.name ?? '';
+    ratingsHead.hidden = !name;
+    ratings.hidden = !name;
+    const answer = await getApi(name ? `players/${playerPath(name)}` : 'pools', signal);
+    if (signal.aborted) return;
+    const unreachable = !answer.ok && (answer.problem === 'unavailable' || answer.problem === 'offline');
+    problem.textContent = unreachable ? problemText(answer.problem) : '';
+    if (unreachable) problem.dataset.problem = answer.problem;
+    else delete problem.dataset.problem;
+    content.hidden = unreachable;
+    if (!name) return;
+    if (!answer.ok) {
+      ratings.replaceChildren(el('p', { class: 'hint', text: problemText(answer.problem) }));
+      return;
+    }
+    const perfs = answer.data.perfs ?? {};
+    ratings.replaceChildren(
+      Object.keys(perfs).length > 0 ? ratingsTable(perfs) : el('p', { class: 'hint', text: t('play.noRatings') }),
+    );
+  };
+
+  const drawRunning = () => {
+    const { code, inSession, seek } = controller.onlineRoom();
+    inGame.hidden = !inSession || Boolean(seek);
+    pool.hidden = !inGame.hidden;
+    const games = runningGames();
+    running.replaceChildren(...games.map((game) => runningRow(game, inSession && code === game.room)));
+    noRunning.hidden = games.length > 0;
+  };
+
+  /** One running game: the side played, when it was last seen, and the way back to it. */
+  const runningRow = (game, onBoard) => {
+    const back = el('button', {
+      type: 'button',
+      class: 'btn primary',
+      'data-action': 'return-running',
+      'data-room': game.room,
+      text: t(onBoard ? 'play.onBoard' : 'play.return'),
+    });
+    back.addEventListener('click', () => {
+      void close().then(() => {
+        if (onBoard) return;
+        tabs.show('online');
+        controller.onlineJoin(game.room);
+      });
+    });
+    const what = game.side ? t('play.runningAs', { side: game.side.toUpperCase() }) : t('play.runningGame');
+    return el(
+      'li',
+      { class: 'play-running-game', 'data-running-game': game.room },
+      el('p', {}, el('span', { class: 'play-running-what', text: what }), ' ', el('span', { class: 'hint', text: t('play.seen', { date: dateText(game.since, true) }) })),
+      back,
+    );
+  };
+
+  // Taking the engine's offer starts a game on the board: the view gives way to it.
+  playNow.node.addEventListener(
+    'click',
+    (event) => {
+      if (/** @type {HTMLElement} */ (event.target).closest('[data-action="play-bot"]')) void close();
+    },
+    { signal },
+  );
+  friend.addEventListener('click', () => {
+    void close().then(() => tabs.show('online', { focus: true }));
+  });
+
+  // A pairing (or any room entered from here) puts its game on the board:
+  // the view gives way to it.
+  const openedIn = controller.onlineRoom().code;
+  const stop = controller.subscribe((change) => {
+    if (!('game' in change)) return;
+    const { code } = controller.onlineRoom();
+    if (code && code !== openedIn) void close();
+    else drawRunning();
+  });
+  const forget = controller.account.onMe(() => {
+    void load().catch(quiet);
+  });
+  const quiet = (error) => {
+    if (!signal.aborted) throw error;
+  };
+  signal.addEventListener('abort', () => {
+    stop();
+    forget();
+  });
+  window.addEventListener('storage', drawRunning, { signal });
+  drawRunning();
+  void load().catch(quiet);
+}
