@@ -134,6 +134,12 @@ export async function aiIdle(page, timeout = 10_000) {
   await expect(page.locator('#status')).not.toHaveAttribute('data-tone', 'thinking', { timeout });
 }
 
+/** Opens the Play view (`#/play`) with one tap on the top bar's Play, and waits for it. */
+export async function openPlay(page) {
+  await page.locator('[data-action="open-play"]').click();
+  await expect(page.locator('[data-view="play"]')).toBeVisible();
+}
+
 /** The signed-in player's name as the page shows it (`[data-me]`), once it has one. */
 export async function myName(page) {
   const me = page.locator('[data-me]');
