@@ -66,7 +66,8 @@ function renderPlay(view, { controller, playNow, home, tabs }) {
   const ratingsHead = el('h3', { text: t('play.ratings') });
   const ratings = el('div', { class: 'play-ratings', 'data-my-ratings': '' });
   const running = el('ul', { class: 'play-running' });
-  const noRunning = el('p', { class: 'hint', text: t('play.noRunning') });
+  // The games in progress come before Play now, where they are seen first; none, nothing is said.
+  const runningPart = el('section', { class: 'play-running-part', 'aria-labelledby': 'play-running-head' }, el('h3', { id: 'play-running-head', text: t('play.running') }), running);
   // While a game of this page is on, Play now has nothing to offer (one game at a time): this says why.
   const inGame = el('p', { class: 'play-in-game', text: t('play.inGame') });
   const pool = el('div', { class: 'play-now' }, playNow.node);
@@ -83,11 +84,9 @@ function renderPlay(view, { controller, playNow, home, tabs }) {
     playNow.who,
     ratingsHead,
     ratings,
+    runningPart,
     inGame,
     pool,
-    el('h3', { text: t('play.running') }),
-    running,
-    noRunning,
     el('h3', { text: t('play.more') }),
     links,
   );
@@ -133,7 +132,7 @@ function renderPlay(view, { controller, playNow, home, tabs }) {
     pool.hidden = !inGame.hidden;
     const games = runningGames();
     running.replaceChildren(...games.map((game) => runningRow(game, inSession && code === game.room)));
-    noRunning.hidden = games.length > 0;
+    runningPart.hidden = games.length === 0;
   };
 
   /** One running game: the side played, when it was last seen, and the way back to it. */
