@@ -402,6 +402,12 @@ for (const [width, height, looks] of SIZES) {
           expect(pane.overflowing, name).toEqual([]);
           expect(pane.smallTargets, name).toEqual([]);
         }
+        // The Play view, one tap away, with its clocks.
+        await page.locator('[data-action="open-play"]').click();
+        await expect(page.locator('[data-view="play"] [data-action="play-now"]').first()).toBeVisible();
+        const play = await measure(page, { take: ['overflowing', 'smallTargets'] });
+        expect(play.overflowing, 'the Play view').toEqual([]);
+        expect(play.smallTargets, 'the Play view').toEqual([]);
       });
 
       test('AI vs AI: Pause and Step sit beside the board, in view', async ({ page }) => {

@@ -33,7 +33,7 @@ test('two strangers press Play now, play a rated game and see their ratings chan
   await playNow(page, 'classic', '1+1');
   await expect(root(page)).toHaveAttribute('data-online-state', 'seeking');
   await expect(page.locator('[data-action="cancel-seek"]')).toBeVisible();
-  expect(await waiting(page, 'classic-bullet', 60)).toBe(1);
+  await expect.poll(() => waiting(page, 'classic-bullet', 60)).toBe(1);
   // The view closed, the game screen says the seek waits and offers its actions.
   await page.keyboard.press('Escape');
   await expect(playView(page)).toHaveCount(0);
@@ -111,10 +111,14 @@ test('a player alone is offered the engine after a countdown, stays in the pool,
   const bot = page.locator('[data-action="play-bot"]');
   await expect(bot).toBeHidden();
   await expect(page.locator('.playnow-offer-text')).toContainText('The engine is offered in');
-  // The offer comes at 20 s; the seek stays in the pool meanwhile.
-  await expect(bot).toBeVisible({ timeout: 30_000 });
+  // The offer comes at 20 s, to the status box too while the view is
+  // closed; the seek stays in the pool meanwhile.
+  await page.keyboard.press('Escape');
+  await expect(page.locator('[data-action="status-play-bot"]')).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator('[data-action="status-open-play"]')).toBeHidden();
+  await expect.poll(() => waiting(page, 'ultimate-blitz', 180)).toBe(1);
+  await openPlay(page);
   await expect(bot).toHaveText('Play the engine (Medium)');
-  expect(await waiting(page, 'ultimate-blitz', 180)).toBe(1);
 
   await bot.click();
   await expect(playView(page)).toHaveCount(0);
@@ -129,7 +133,7 @@ test('a player alone is offered the engine after a countdown, stays in the pool,
 test('a cancelled seek leaves the pool and the local game comes back', async ({ page }) => {
   await playNow(page, 'tiebreak', '10+5');
   await expect(root(page)).toHaveAttribute('data-online-state', 'seeking');
-  expect(await waiting(page, 'tiebreak-rapid', 600)).toBe(1);
+  await expect.poll(() => waiting(page, 'tiebreak-rapid', 600)).toBe(1);
   await page.locator('[data-action="cancel-seek"]').click();
   await expect(root(page)).not.toHaveAttribute('data-online-state', /.*/);
   await expect(page.locator('[data-action="play-now"][data-tc="10+5"]')).toBeVisible();
