@@ -1,8 +1,8 @@
 // @ts-check
 // The views of the page beside the game (views.js's router): the players'
-// profiles, the leaderboards and the Play view (playview.js), with what they need of the rest of the
-// page: a game of the archive opened in the Moves tab's review, and the
-// sentence for a server that cannot answer. main.js makes it once; more
+// profiles, the leaderboards and the Play view (playview.js), with what
+// they need of the rest of the page: a game of the archive opened in the
+// Moves tab's review, and the sentence for a server that cannot answer. main.js makes it once; more
 // views are added to what it returns (`views.route(prefix, render)`).
 
 import { t } from './i18n.js';
