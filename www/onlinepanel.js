@@ -163,10 +163,12 @@ export function initOnline(host, controller, { tabs }) {
     const { phase: state, problem, roomState, side, inSession } = controller.onlineRoom();
     if (state) document.documentElement.dataset.onlineState = state;
     else delete document.documentElement.dataset.onlineState;
-    // A game begins (the friend came, or a rematch): bring the board back
-    // into view if the page was scrolled down to this tab.
+    // A game begins (the friend came, or a rematch): bring the board and
+    // the status above it back into view if the page was scrolled down to
+    // this tab.
     if (state === 'playing' && shown !== 'playing' && shown !== 'reconnecting') {
-      if (document.getElementById('board-frame').getBoundingClientRect().top < 0) window.scrollTo(0, 0);
+      const top = (id) => document.getElementById(id).getBoundingClientRect().top;
+      if (Math.min(top('board-frame'), top('status-box')) < 0) window.scrollTo(0, 0);
     }
     shown = state;
     playNow.render();
