@@ -86,20 +86,20 @@ export function accountButton(account = null, sync = null) {
   /** @type {{ name: string | null, csrf: string | null, server: boolean, loaded: boolean }} */
   const session = { name: null, csrf: null, server: true, loaded: false };
 
-  const title = el('h2', { id: 'account-title' });
-  const close = el('button', { type: 'button', class: 'btn account-close', 'data-action': 'account-close' });
+  const title = el('h2', { 'data-label': 'account.title', id: 'account-title' });
+  const close = el('button', { 'data-label': 'account.close', type: 'button', class: 'btn account-close', 'data-action': 'account-close' });
   const who = el('p', { class: 'account-who' });
   const me = el('strong', { 'data-account-name': '' });
   const message = el('p', { class: 'account-message', role: 'status', 'data-account-message': '' });
 
   // Signed out: a new name, or sign in.
-  const fresh = el('button', { type: 'button', class: 'btn primary', 'data-action': 'account-new' });
-  const freshHint = el('p', { class: 'hint' });
+  const fresh = el('button', { 'data-label': 'account.new', type: 'button', class: 'btn primary', 'data-action': 'account-new' });
+  const freshHint = el('p', { 'data-label': 'account.newHint', class: 'hint' });
   const name = el('input', { type: 'text', name: 'username', autocomplete: 'username webauthn', maxlength: '20', spellcheck: 'false', autocapitalize: 'off', 'data-signin-name': '' });
   const password = el('input', { type: 'password', name: 'password', autocomplete: 'current-password', maxlength: '128', 'data-signin-password': '' });
-  const withPasskey = el('button', { type: 'button', class: 'btn primary', 'data-action': 'signin-passkey' });
-  const withPassword = el('button', { type: 'submit', class: 'btn', 'data-action': 'signin-password' });
-  const signInHeading = el('h3', {});
+  const withPasskey = el('button', { 'data-label': 'account.withPasskey', type: 'button', class: 'btn primary', 'data-action': 'signin-passkey' });
+  const withPassword = el('button', { 'data-label': 'account.withPassword', type: 'submit', class: 'btn', 'data-action': 'signin-password' });
+  const signInHeading = el('h3', { 'data-label': 'account.signInHeading' });
   const field = (key, control) => el('label', { class: 'field' }, el('span', { 'data-label': key }), control);
   const signInForm = el(
     'form',
@@ -112,9 +112,9 @@ export function accountButton(account = null, sync = null) {
   const signedOut = el('section', { class: 'account-part', 'data-account': 'signed-out' }, freshHint, el('p', { class: 'account-row' }, fresh), signInHeading, signInForm);
 
   // Signed in: secure the account, sessions, sign out, delete.
-  const secureHeading = el('h3', {});
-  const secureHint = el('p', { class: 'hint' });
-  const addPasskey = el('button', { type: 'button', class: 'btn primary', 'data-action': 'passkey-add' });
+  const secureHeading = el('h3', { 'data-label': 'account.secureHeading' });
+  const secureHint = el('p', { 'data-label': 'account.secureHint', class: 'hint' });
+  const addPasskey = el('button', { 'data-label': 'account.addPasskey', type: 'button', class: 'btn primary', 'data-action': 'passkey-add' });
   const passkeys = el('ul', { class: 'account-list', 'data-passkeys': '' });
   const current = el('input', { type: 'password', name: 'current-password', autocomplete: 'current-password', maxlength: '128', 'data-password-current': '' });
   const newPassword = el('input', { type: 'password', name: 'new-password', autocomplete: 'new-password', minlength: '8', maxlength: '128', 'data-password-new': '' });
@@ -128,12 +128,12 @@ export function accountButton(account = null, sync = null) {
     field('account.newPassword', newPassword),
     el('p', { class: 'account-row' }, setPassword),
   );
-  const sessionsHeading = el('h3', {});
+  const sessionsHeading = el('h3', { 'data-label': 'account.sessionsHeading' });
   const sessions = el('ul', { class: 'account-list', 'data-sessions': '' });
-  const signOutOthers = el('button', { type: 'button', class: 'btn', 'data-action': 'signout-others' });
-  const signOut = el('button', { type: 'button', class: 'btn', 'data-action': 'signout' });
-  const remove = el('button', { type: 'button', class: 'btn danger', 'data-action': 'account-delete' });
-  const removeHint = el('p', { class: 'hint' });
+  const signOutOthers = el('button', { 'data-label': 'account.signOutOthers', type: 'button', class: 'btn', 'data-action': 'signout-others' });
+  const signOut = el('button', { 'data-label': 'account.signOut', type: 'button', class: 'btn', 'data-action': 'signout' });
+  const remove = el('button', { 'data-label': 'account.delete', type: 'button', class: 'btn danger', 'data-action': 'account-delete' });
+  const removeHint = el('p', { 'data-label': 'account.deleteHint', class: 'hint' });
   const history = sync && historyPart(sync, (work) => act(work));
   const signedIn = el(
     'section',
@@ -166,8 +166,6 @@ export function accountButton(account = null, sync = null) {
   };
 
   const render = () => {
-    title.textContent = t('account.title');
-    close.textContent = t('account.close');
     for (const node of dialog.querySelectorAll('[data-label]')) node.textContent = t(/** @type {HTMLElement} */ (node).dataset.label ?? '');
     open.textContent = t('account.open');
     me.textContent = session.name ?? '';
@@ -180,14 +178,6 @@ export function accountButton(account = null, sync = null) {
     );
     signedOut.hidden = !session.server || !session.loaded || Boolean(session.name);
     signedIn.hidden = !session.server || !session.name;
-    freshHint.textContent = t('account.newHint');
-    fresh.textContent = t('account.new');
-    signInHeading.textContent = t('account.signInHeading');
-    withPasskey.textContent = t('account.withPasskey');
-    withPassword.textContent = t('account.withPassword');
-    secureHeading.textContent = t('account.secureHeading');
-    secureHint.textContent = t('account.secureHint');
-    addPasskey.textContent = t('account.addPasskey');
     currentField.hidden = !hasPassword;
     setPassword.textContent = t(hasPassword ? 'account.changePassword' : 'account.setPassword');
     passkeys.replaceChildren(
@@ -202,7 +192,6 @@ export function accountButton(account = null, sync = null) {
         );
       }),
     );
-    sessionsHeading.textContent = t('account.sessionsHeading');
     sessions.replaceChildren(
       ...browsers.map((b) =>
         el(
@@ -217,11 +206,7 @@ export function accountButton(account = null, sync = null) {
         ),
       ),
     );
-    signOutOthers.textContent = t('account.signOutOthers');
     signOutOthers.hidden = browsers.filter((b) => !b.current).length === 0;
-    signOut.textContent = t('account.signOut');
-    remove.textContent = t('account.delete');
-    removeHint.textContent = t('account.deleteHint');
     for (const button of dialog.querySelectorAll('button:not([data-action="account-close"])')) {
       /** @type {HTMLButtonElement} */ (button).disabled = busy;
     }
