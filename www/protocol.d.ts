@@ -81,12 +81,29 @@ cell: number, } | { "type": "resign", } | { "type": "offerDraw", } | { "type": "
 /**
  * The game asked for.
  */
-seek: SeekOptions, } | { "type": "cancelSeek", } | { "type": "ping", 
+seek: SeekOptions, } | { "type": "cancelSeek", } | { "type": "challenge", 
+/**
+ * The game offered; `colour` is the challenger's side.
+ */
+options: RoomOptions, 
+/**
+ * The one player who may accept it; absent: anyone.
+ */
+to: string | null, } | { "type": "cancelChallenge", } | { "type": "acceptChallenge", 
+/**
+ * The challenge's id (`challenging`, `GET /api/challenges`).
+ */
+id: string, } | { "type": "declineChallenge", 
+/**
+ * The challenge's id.
+ */
+id: string, } | { "type": "ping", 
 /**
  * Chosen by the client.
  */
 id: number, };
-export type ErrorCode = "bad-frame" | "bad-message" | "bad-version" | "bad-options" | "not-in-room" | "no-such-room" | "bad-token" | "not-a-player" | "no-opponent" | "not-your-turn" | "stale-move" | "illegal-move" | "game-over" | "game-in-play" | "no-draw-offer" | "rate-limited" | "server-full" | "server-error" | "seeking" | "not-seeking";
+export type ErrorCode = "bad-frame" | "bad-message" | "bad-version" | "bad-options" | "not-in-room" | "no-such-room" | "bad-token" | "not-a-player" | "no-opponent" | "not-your-turn" | "stale-move" | "illegal-move" | "game-over" | "game-in-play" | "no-draw-offer" | "rate-limited" | "server-full" | "server-error" | "seeking" | "not-seeking" | "not-signed-in" | "no-such-player" | "own-challenge" | "not-for-you" | "too-many-challenges" | "no-such-challenge" | "challenge-withdrawn" | "challenge-expired" | "challenge-taken" | "challenge-declined" | "not-challenging";
+export type ChallengeEnd = "declined" | "withdrawn" | "expired";
 export type Presence = "empty" | "connected" | "disconnected";
 export type EndReason = "won" | "draw" | "resigned" | "agreed" | "time";
 export type GameResult = { 
@@ -266,4 +283,16 @@ rating: number,
 /**
  * Whether that rating is provisional.
  */
-provisional: boolean, } | { "type": "seekEnded", };
+provisional: boolean, } | { "type": "seekEnded", } | { "type": "challenging", 
+/**
+ * The challenge's id, as others see it in `GET /api/challenges`.
+ */
+id: string, } | { "type": "challengeEnded", 
+/**
+ * The challenge's id.
+ */
+id: string, 
+/**
+ * Why it ended.
+ */
+reason: ChallengeEnd, };

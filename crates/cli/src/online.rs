@@ -440,6 +440,8 @@ impl Client {
                 outln!("Looking for a game at {rating}: {waiting} waiting in this pool.");
             }
             ServerMessage::SeekEnded {} => outln!("No longer looking for a game."),
+            // This client makes no challenges.
+            ServerMessage::Challenging { .. } | ServerMessage::ChallengeEnded { .. } => {}
             ServerMessage::Pong { .. } => {}
         }
         Ok(Step::Go)

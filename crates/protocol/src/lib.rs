@@ -191,6 +191,30 @@ pub enum ClientMessage {
     /// Stops waiting in the pool (answered `seekEnded`, or `joined` when the
     /// pairing was made first).
     CancelSeek {},
+    /// Offers a game of `options` (the challenger's side included) to
+    /// anyone, or to the player named `to` only; answered `challenging`.
+    /// It waits while this connection does, as a seek: one a connection.
+    Challenge {
+        /// The game offered; `colour` is the challenger's side.
+        options: RoomOptions,
+        /// The one player who may accept it; absent: anyone.
+        to: Option<String>,
+    },
+    /// Withdraws this connection's challenge (answered `challengeEnded`,
+    /// or `joined` when it was accepted first).
+    CancelChallenge {},
+    /// Accepts challenge `id`: its game starts as a room both players are
+    /// seated in (`joined`), as a Play now pairing.
+    AcceptChallenge {
+        /// The challenge's id (`challenging`, `GET /api/challenges`).
+        id: String,
+    },
+    /// Turns down challenge `id`, addressed to this player; the
+    /// challenger hears `challengeEnded` with reason `declined`.
+    DeclineChallenge {
+        /// The challenge's id.
+        id: String,
+    },
     /// Asks for a `pong` with the same `id` (clients measure round trips).
     Ping {
         /// Chosen by the client.
@@ -244,6 +268,41 @@ pub enum ErrorCode {
     Seeking,
     /// A `cancelSeek` while not waiting in any pool.
     NotSeeking,
+    /// Challenges are for signed-in players.
+    NotSignedIn,
+    /// No player has the name a challenge is addressed to.
+    NoSuchPlayer,
+    /// A challenge to oneself, or accepting one's own.
+    OwnChallenge,
+    /// The challenge is addressed to another player.
+    NotForYou,
+    /// The player has as many challenges waiting as one may.
+    TooManyChallenges,
+    /// No challenge has that id (or it ended too long ago to say how).
+    NoSuchChallenge,
+    /// The challenge was withdrawn: cancelled, or its challenger left.
+    ChallengeWithdrawn,
+    /// The challenge waited its longest and ended.
+    ChallengeExpired,
+    /// Another player accepted the challenge first.
+    ChallengeTaken,
+    /// Its addressee turned the challenge down.
+    ChallengeDeclined,
+    /// A `cancelChallenge` while no challenge of this connection waits.
+    NotChallenging,
+}
+
+/// Why a challenge ended without a game for its challenger.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "lowercase")]
+pub enum ChallengeEnd {
+    /// The addressee turned it down.
+    Declined,
+    /// The challenger cancelled it.
+    Withdrawn,
+    /// It waited its longest.
+    Expired,
 }
 
 /// Whether a seat's player is connected.
@@ -473,6 +532,19 @@ pub enum ServerMessage {
     },
     /// No longer waiting in the pool (the seek was cancelled).
     SeekEnded {},
+    /// The challenge is waiting under `id` (`cancelChallenge` withdraws it).
+    Challenging {
+        /// The challenge's id, as others see it in `GET /api/challenges`.
+        id: String,
+    },
+    /// Challenge `id` ended without a game: told to its challenger, and
+    /// to the addressee who declined it.
+    ChallengeEnded {
+        /// The challenge's id.
+        id: String,
+        /// Why it ended.
+        reason: ChallengeEnd,
+    },
 }
 
 /// A frame as written on the wire: the message with the version.

@@ -42,6 +42,7 @@ fn declarations() -> String {
         SeekOptions::decl(&cfg),
         ClientMessage::decl(&cfg),
         ErrorCode::decl(&cfg),
+        ChallengeEnd::decl(&cfg),
         Presence::decl(&cfg),
         EndReason::decl(&cfg),
         GameResult::decl(&cfg),

@@ -99,6 +99,10 @@ pub fn router(app: Arc<App>) -> Router {
             .route(&format!("{base}api/players/{{name}}"), get(api::get_player))
             .route(&format!("{base}api/pools"), get(api::get_pools))
             .route(
+                &format!("{base}api/challenges"),
+                get(crate::challenges::get_challenges),
+            )
+            .route(
                 &format!("{base}api/players/{{name}}/games"),
                 get(api::get_games),
             )

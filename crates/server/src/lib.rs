@@ -14,6 +14,7 @@ pub mod allowance;
 pub mod api;
 pub mod app;
 pub mod archive;
+pub mod challenges;
 pub mod clock;
 pub mod config;
 pub mod dbfile;

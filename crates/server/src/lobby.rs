@@ -12,6 +12,10 @@
 //! A pairing is a room made for the two, both seated: each seeker's
 //! connection hears `joined` and the room's state, as after `create` and
 //! `join`, and plays on as in any room.
+//!
+//! Challenges live here too (see `challenges.rs`): a game offered to
+//! anyone or to one player, waiting while its challenger's connection
+//! does; accepting one makes its room as a pairing does.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -23,6 +27,7 @@ use uttt_protocol::{
     ServerMessage,
 };
 
+use crate::challenges::{Challenge, Challenges, Listed, Offer};
 use crate::hub::{Command, Hub, Membership, Outbox};
 use crate::players::Player;
 use crate::rating::Rating;
@@ -43,14 +48,15 @@ pub const MAX_WAIT: Duration = Duration::from_secs(600);
 
 /// Who a seeker is, for the rule that nobody plays themselves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Who {
+pub(crate) enum Who {
     Player(i64),
     Guest(u64),
 }
 
 /// What a seeker learns when their wait ends in a pairing: their place in
-/// the new room, or why there is none (they may seek again).
-pub type Pairing = Result<Membership, Refusal>;
+/// the new room, or the frame that says why there is none (an error, or
+/// `challengeEnded`; they may seek again).
+pub type Pairing = Result<Membership, ServerMessage>;
 
 /// One player waiting in a pool.
 pub struct Seeker {
@@ -69,7 +75,7 @@ pub struct Seeker {
 }
 
 impl Seeker {
-    fn who(&self) -> Who {
+    pub(crate) fn who(&self) -> Who {
         self.player
             .as_ref()
             .map_or(Who::Guest(self.conn), |p| Who::Player(p.id))
@@ -88,11 +94,20 @@ impl Waiting {
     }
 }
 
-enum LobbyCommand {
+pub(crate) enum LobbyCommand {
     Seek(SeekOptions, Seeker),
-    /// Answers whether the seek was still waiting (and is now cancelled);
-    /// false when it was already taken for a pairing, or never was.
+    /// Answers whether the seek or challenge was still waiting (and is now
+    /// cancelled); false when it was already taken for a pairing, or
+    /// never was.
     Cancel(u64, oneshot::Sender<bool>),
+    /// A challenge to add, answered with its id.
+    Challenge(Box<Offer>, oneshot::Sender<Result<String, Refusal>>),
+    /// A challenge back after its accepter left before the room was made.
+    Restore(Box<Challenge>),
+    /// Challenge `id` accepted by the seeker (its wait for the room starts).
+    Accept(String, Seeker, oneshot::Sender<Result<(), Refusal>>),
+    /// Challenge `id` declined by player `player`.
+    Decline(String, i64, oneshot::Sender<Result<(), Refusal>>),
 }
 
 /// The pools' sizes, for the Play view (`GET /api/pools`).
@@ -132,6 +147,7 @@ pub fn offered() -> Vec<SeekOptions> {
 pub struct Lobby {
     queue: mpsc::Sender<LobbyCommand>,
     counts: Arc<Mutex<Counts>>,
+    challenges: Arc<Mutex<Vec<Listed>>>,
 }
 
 impl Lobby {
@@ -140,12 +156,78 @@ impl Lobby {
     pub fn start(hub: Arc<Hub>) -> Lobby {
         let (queue, commands) = mpsc::channel(QUEUE);
         let counts = Arc::new(Mutex::new(Vec::new()));
+        let challenges = Arc::new(Mutex::new(Vec::new()));
         let starter = Starter {
             hub,
             lobby: queue.downgrade(),
         };
-        tokio::spawn(run(starter, commands, Arc::clone(&counts)));
-        Lobby { queue, counts }
+        let published = Published {
+            counts: Arc::clone(&counts),
+            challenges: Arc::clone(&challenges),
+        };
+        tokio::spawn(run(starter, commands, published));
+        Lobby {
+            queue,
+            counts,
+            challenges,
+        }
+    }
+
+    /// Every challenge waiting now, oldest first.
+    #[must_use]
+    pub fn challenges(&self) -> Vec<Listed> {
+        self.challenges
+            .lock()
+            .map(|c| c.clone())
+            .unwrap_or_default()
+    }
+
+    /// Sends `command` and waits for its answer; a lobby that is gone or
+    /// too busy refuses.
+    async fn ask<T>(
+        &self,
+        command: LobbyCommand,
+        answer: oneshot::Receiver<Result<T, Refusal>>,
+    ) -> Result<T, Refusal> {
+        let busy = || {
+            Refusal::new(
+                ErrorCode::ServerFull,
+                "too many players are looking for a game; try again soon",
+            )
+        };
+        self.queue.try_send(command).map_err(|_| busy())?;
+        answer.await.map_err(|_| busy())?
+    }
+
+    /// Adds the challenge `offer`; its id, or why not.
+    ///
+    /// # Errors
+    /// `too-many-challenges`, or `server-full`.
+    pub async fn challenge(&self, offer: Offer) -> Result<String, Refusal> {
+        let (reply, answer) = oneshot::channel();
+        self.ask(LobbyCommand::Challenge(Box::new(offer), reply), answer)
+            .await
+    }
+
+    /// Accepts challenge `id` for `seeker`: the room comes on its channel.
+    ///
+    /// # Errors
+    /// Why the challenge cannot be accepted (gone, not for this player,
+    /// their own); nothing changed.
+    pub async fn accept(&self, id: String, seeker: Seeker) -> Result<(), Refusal> {
+        let (reply, answer) = oneshot::channel();
+        self.ask(LobbyCommand::Accept(id, seeker, reply), answer)
+            .await
+    }
+
+    /// Declines challenge `id` for its addressee `player`.
+    ///
+    /// # Errors
+    /// Why not (gone, not addressed to this player); nothing changed.
+    pub async fn decline(&self, id: String, player: i64) -> Result<(), Refusal> {
+        let (reply, answer) = oneshot::channel();
+        self.ask(LobbyCommand::Decline(id, player, reply), answer)
+            .await
     }
 
     /// Puts `seeker` in the pool of `seek`.
@@ -203,8 +285,9 @@ impl Lobby {
 
 /// The lobby's actor: takes seeks and cancellations, and pairs each pool
 /// when a seek arrives and at every tick.
-async fn run(hub: Starter, mut commands: mpsc::Receiver<LobbyCommand>, counts: Arc<Mutex<Counts>>) {
+async fn run(hub: Starter, mut commands: mpsc::Receiver<LobbyCommand>, published: Published) {
     let mut pools: HashMap<SeekOptions, Vec<Waiting>> = HashMap::new();
+    let mut challenges = Challenges::default();
     let mut told: HashMap<SeekOptions, usize> = HashMap::new();
     let mut tick = tokio::time::interval(TICK);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -226,7 +309,17 @@ async fn run(hub: Starter, mut commands: mpsc::Receiver<LobbyCommand>, counts: A
                             pool.retain(|w| w.seeker.conn != conn);
                             pool.len() != before
                         });
-                        let _ = reply.send(found);
+                        let _ = reply.send(found || challenges.cancel(conn));
+                    }
+                    LobbyCommand::Challenge(offer, reply) => {
+                        let _ = reply.send(challenges.add(*offer));
+                    }
+                    LobbyCommand::Restore(challenge) => challenges.restore(*challenge),
+                    LobbyCommand::Accept(id, seeker, reply) => {
+                        let _ = reply.send(challenges.accept(&hub, &id, seeker));
+                    }
+                    LobbyCommand::Decline(id, player, reply) => {
+                        let _ = reply.send(challenges.decline(&id, player));
                     }
                 }
             }
@@ -237,10 +330,20 @@ async fn run(hub: Starter, mut commands: mpsc::Receiver<LobbyCommand>, counts: A
                 }
                 pools.retain(|_, pool| !pool.is_empty());
                 tell_counts(&pools, &mut told);
+                challenges.tidy(now);
             }
         }
-        publish(&pools, &counts);
+        publish(&pools, &published.counts);
+        if let Ok(mut listed) = published.challenges.lock() {
+            *listed = challenges.listed();
+        }
     }
+}
+
+/// Where the lobby writes what the API reads.
+struct Published {
+    counts: Arc<Mutex<Counts>>,
+    challenges: Arc<Mutex<Vec<Listed>>>,
 }
 
 /// Writes the pools' sizes where `GET /api/pools` reads them.
@@ -330,14 +433,20 @@ async fn start_game(Starter { hub, lobby }: Starter, seek: SeekOptions, a: Seeke
         clock: seek.clock,
         rated: seek.rated,
     };
+    seat_both(&hub, options, x, o).await;
+}
+
+/// Makes a room of `options` (its creator playing X) with `x` and `o`
+/// seated; each hears of its place, or of the failure.
+pub(crate) async fn seat_both(hub: &Arc<Hub>, options: RoomOptions, x: Seeker, o: Seeker) {
     let created = hub
         .open_room(x.conn, options, x.player.clone(), x.out.clone())
         .await;
     let x_member = match created {
         Ok(member) => member,
         Err(refusal) => {
-            let _ = o.paired.send(Err(refusal.clone()));
-            let _ = x.paired.send(Err(refusal));
+            let _ = o.paired.send(Err(refusal.to_message()));
+            let _ = x.paired.send(Err(refusal.to_message()));
             return;
         }
     };
@@ -365,8 +474,8 @@ async fn start_game(Starter { hub, lobby }: Starter, seek: SeekOptions, a: Seeke
         Err(refusal) => {
             // X stays nowhere: the room forgets its connection.
             let _ = x_member.queue.send(Command::Gone { conn: x.conn }).await;
-            let _ = x.paired.send(Err(refusal.clone()));
-            let _ = o.paired.send(Err(refusal));
+            let _ = x.paired.send(Err(refusal.to_message()));
+            let _ = o.paired.send(Err(refusal.to_message()));
         }
     }
 }
@@ -374,9 +483,9 @@ async fn start_game(Starter { hub, lobby }: Starter, seek: SeekOptions, a: Seeke
 /// Where a pairing's room is made: the rooms, and the lobby itself (a
 /// seeker whose partner left goes back to its pool).
 #[derive(Clone)]
-struct Starter {
-    hub: Arc<Hub>,
-    lobby: mpsc::WeakSender<LobbyCommand>,
+pub(crate) struct Starter {
+    pub(crate) hub: Arc<Hub>,
+    pub(crate) lobby: mpsc::WeakSender<LobbyCommand>,
 }
 
 /// Puts `seeker` back in the pool of `seek` (its wait starts again).
@@ -388,7 +497,7 @@ fn back_to_the_pool(lobby: &mpsc::WeakSender<LobbyCommand>, seek: SeekOptions, s
 
 /// Whether `a` plays X against `b`: the one who had O more often lately,
 /// else a coin.
-fn x_first(a: &Seeker, b: &Seeker) -> bool {
+pub(crate) fn x_first(a: &Seeker, b: &Seeker) -> bool {
     match a.colour_balance.cmp(&b.colour_balance) {
         std::cmp::Ordering::Less => true,
         std::cmp::Ordering::Greater => false,

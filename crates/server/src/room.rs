@@ -409,7 +409,11 @@ impl Room {
             ClientMessage::Create { .. }
             | ClientMessage::Join { .. }
             | ClientMessage::Seek { .. }
-            | ClientMessage::CancelSeek {} => Err(refuse(
+            | ClientMessage::CancelSeek {}
+            | ClientMessage::Challenge { .. }
+            | ClientMessage::CancelChallenge {}
+            | ClientMessage::AcceptChallenge { .. }
+            | ClientMessage::DeclineChallenge { .. } => Err(refuse(
                 ErrorCode::NotInRoom,
                 "this connection is already in a room",
             )),

@@ -19,13 +19,14 @@ use axum::Extension;
 use futures_util::SinkExt;
 use tokio::sync::{mpsc, oneshot, OwnedSemaphorePermit};
 use uttt_protocol::{
-    read_client, write, ClientMessage, ErrorCode, Kind, Refusal, RuleSet, SeekOptions,
-    ServerMessage, MAX_FRAME_BYTES,
+    read_client, write, ChallengeEnd, ClientMessage, ErrorCode, Kind, Refusal, RoomOptions,
+    RuleSet, SeekOptions, ServerMessage, MAX_FRAME_BYTES,
 };
 
 use crate::allowance::Allowance;
 use crate::api;
 use crate::app::App;
+use crate::challenges::Offer;
 use crate::hub::{ask, Command, Membership, OUTBOX_FRAMES};
 use crate::listen::ConnectionSlot;
 use crate::lobby::{Pairing, Seeker};
@@ -162,8 +163,11 @@ struct Connection {
     leaving: bool,
     /// The signed-in player, from the session cookie of the upgrade.
     player: Option<Player>,
-    /// While waiting in a Play now pool: where the pairing comes.
+    /// While waiting in a Play now pool, for a challenge to be accepted,
+    /// or for the room of one it accepted: where the pairing comes.
     seek: Option<oneshot::Receiver<Pairing>>,
+    /// The id of this connection's waiting challenge, if it is one.
+    challenge: Option<String>,
     /// Set when a wait in a pool ended without a room: the time to enter
     /// one starts again.
     seek_ended: bool,
@@ -191,6 +195,7 @@ async fn connection(
         leaving: false,
         player,
         seek: None,
+        challenge: None,
         seek_ended: false,
     };
     // Marked changed, so a connection that came as the server began to
@@ -289,11 +294,12 @@ async fn connection(
             }
             paired = pairing(&mut me.seek), if me.seek.is_some() => {
                 me.seek = None;
+                let challenge = me.challenge.take();
                 match paired {
                     Ok(Ok(member)) => me.enter(member),
-                    Ok(Err(refusal)) => {
+                    Ok(Err(frame)) => {
                         me.seek_ended = true;
-                        if !send(&mut socket, Utf8Bytes::from(write(&refusal.to_message()))).await {
+                        if !send(&mut socket, Utf8Bytes::from(write(&frame))).await {
                             break;
                         }
                     }
@@ -301,7 +307,11 @@ async fn connection(
                     // server is stopping): it ends without a game.
                     Err(_) => {
                         me.seek_ended = true;
-                        if !send(&mut socket, Utf8Bytes::from(write(&ServerMessage::SeekEnded {}))).await {
+                        let frame = match challenge {
+                            Some(id) => ServerMessage::ChallengeEnded { id, reason: ChallengeEnd::Expired },
+                            None => ServerMessage::SeekEnded {},
+                        };
+                        if !send(&mut socket, Utf8Bytes::from(write(&frame))).await {
                             break;
                         }
                     }
@@ -416,6 +426,17 @@ impl Connection {
             ClientMessage::Ping { id } => Ok(Some(ServerMessage::Pong { id })),
             ClientMessage::Seek { seek } => self.seek(seek).await,
             ClientMessage::CancelSeek {} => self.cancel_seek().await,
+            ClientMessage::Challenge { options, to } => Box::pin(self.challenge(options, to)).await,
+            ClientMessage::CancelChallenge {} => self.cancel_challenge().await,
+            ClientMessage::AcceptChallenge { id } => self.accept_challenge(id).await,
+            ClientMessage::DeclineChallenge { id } => {
+                let player = self.signed_in()?;
+                self.app.lobby.decline(id.clone(), player.id).await?;
+                Ok(Some(ServerMessage::ChallengeEnded {
+                    id,
+                    reason: ChallengeEnd::Declined,
+                }))
+            }
             ClientMessage::Create { options } => {
                 let out = self.out_for_a_room()?;
                 let member = self
@@ -512,23 +533,7 @@ impl Connection {
         let (rating, colour_balance) = match &self.player {
             Some(player) => {
                 let perf = Perf::of(seek.kind, seek.rules, seek.clock);
-                let facts = self.app.players.seek_facts(player.id, perf);
-                match tokio::time::timeout(SESSION_WAIT, facts).await {
-                    Ok(Ok(facts)) => facts,
-                    Ok(Err(e)) => {
-                        eprintln!("uttt-server: a seeker's rating cannot be read: {e}");
-                        return Err(Refusal::new(
-                            ErrorCode::ServerError,
-                            "the server cannot look for a game just now; try again",
-                        ));
-                    }
-                    Err(_) => {
-                        return Err(Refusal::new(
-                            ErrorCode::ServerError,
-                            "the server cannot look for a game just now; try again",
-                        ))
-                    }
-                }
+                self.facts(player.id, perf).await?
             }
             None => (Rating::NEW, 0),
         };
@@ -548,10 +553,163 @@ impl Connection {
         Ok(None)
     }
 
+    /// The player's rating in `perf` and colour balance, read in time.
+    async fn facts(&self, player: i64, perf: Perf) -> Result<(Rating, i32), Refusal> {
+        let unread = || {
+            Refusal::new(
+                ErrorCode::ServerError,
+                "the server cannot look for a game just now; try again",
+            )
+        };
+        let facts = self.app.players.seek_facts(player, perf);
+        match tokio::time::timeout(SESSION_WAIT, facts).await {
+            Ok(Ok(facts)) => Ok(facts),
+            Ok(Err(e)) => {
+                eprintln!("uttt-server: a seeker's rating cannot be read: {e}");
+                Err(unread())
+            }
+            Err(_) => Err(unread()),
+        }
+    }
+
+    /// The signed-in player, whom challenges are for.
+    fn signed_in(&self) -> Result<Player, Refusal> {
+        self.player.clone().ok_or_else(|| {
+            Refusal::new(
+                ErrorCode::NotSignedIn,
+                "challenges are for signed-in players",
+            )
+        })
+    }
+
+    /// Offers a game (see `challenges.rs`); answered `challenging`, and
+    /// later `joined` or `challengeEnded`.
+    async fn challenge(
+        &mut self,
+        mut options: RoomOptions,
+        to: Option<String>,
+    ) -> Result<Option<ServerMessage>, Refusal> {
+        let out = self.out_for_a_room()?;
+        let player = self.signed_in()?;
+        if options.clock.is_some_and(|c| !c.is_valid()) {
+            return Err(Refusal::new(
+                ErrorCode::BadOptions,
+                "a clock has 10 to 3600 seconds and adds 0 to 60 seconds a move",
+            ));
+        }
+        if options.rated && options.clock.is_none() {
+            return Err(Refusal::new(
+                ErrorCode::BadOptions,
+                "a rated game has a clock",
+            ));
+        }
+        if options.kind == Kind::Classic {
+            options.rules = RuleSet::Standard;
+        }
+        let to = match to {
+            None => None,
+            Some(name) => {
+                let found = tokio::time::timeout(SESSION_WAIT, self.app.players.profile(&name));
+                let profile = match found.await {
+                    Ok(Ok(profile)) => profile,
+                    Ok(Err(e)) => {
+                        eprintln!("uttt-server: a challenge's addressee cannot be read: {e}");
+                        None
+                    }
+                    Err(_) => None,
+                };
+                let Some(profile) = profile else {
+                    return Err(Refusal::new(
+                        ErrorCode::NoSuchPlayer,
+                        "no player has that name",
+                    ));
+                };
+                if profile.id == player.id {
+                    return Err(Refusal::new(
+                        ErrorCode::OwnChallenge,
+                        "a challenge is for another player",
+                    ));
+                }
+                Some((profile.id, profile.name))
+            }
+        };
+        // A challenge is a way into a room: it spends the same allowance.
+        if !self.app.joins.take(self.client) {
+            return Err(Refusal::new(
+                ErrorCode::RateLimited,
+                "too many rooms entered from this address; slow down",
+            ));
+        }
+        let perf = Perf::of(options.kind, options.rules, options.clock);
+        let (rating, colour_balance) = self.facts(player.id, perf).await?;
+        let (paired, pairing) = oneshot::channel();
+        let offer = Offer {
+            options,
+            to,
+            challenger: Seeker {
+                conn: self.conn,
+                player: Some(player),
+                rating,
+                colour_balance,
+                out,
+                paired,
+            },
+        };
+        let id = self.app.lobby.challenge(offer).await?;
+        self.seek = Some(pairing);
+        self.challenge = Some(id.clone());
+        Ok(Some(ServerMessage::Challenging { id }))
+    }
+
+    /// Withdraws this connection's challenge: `challengeEnded`, or nothing
+    /// when it was accepted first (its `joined` follows).
+    async fn cancel_challenge(&mut self) -> Result<Option<ServerMessage>, Refusal> {
+        let Some(id) = self.challenge.clone() else {
+            return Err(Refusal::new(
+                ErrorCode::NotChallenging,
+                "no challenge of this connection is waiting",
+            ));
+        };
+        if self.app.lobby.cancel(self.conn).await {
+            self.seek = None;
+            self.challenge = None;
+            self.seek_ended = true;
+            return Ok(Some(ServerMessage::ChallengeEnded {
+                id,
+                reason: ChallengeEnd::Withdrawn,
+            }));
+        }
+        Ok(None)
+    }
+
+    /// Accepts challenge `id`: its room comes as a pairing's (`joined`).
+    async fn accept_challenge(&mut self, id: String) -> Result<Option<ServerMessage>, Refusal> {
+        let out = self.out_for_a_room()?;
+        let player = self.signed_in()?;
+        if !self.app.joins.take(self.client) {
+            return Err(Refusal::new(
+                ErrorCode::RateLimited,
+                "too many rooms entered from this address; slow down",
+            ));
+        }
+        let (paired, pairing) = oneshot::channel();
+        let accepter = Seeker {
+            conn: self.conn,
+            player: Some(player),
+            rating: Rating::NEW,
+            colour_balance: 0,
+            out,
+            paired,
+        };
+        self.app.lobby.accept(id, accepter).await?;
+        self.seek = Some(pairing);
+        Ok(None)
+    }
+
     /// Stops waiting in the pool: `seekEnded`, or nothing when the pairing
     /// came first (its `joined` follows).
     async fn cancel_seek(&mut self) -> Result<Option<ServerMessage>, Refusal> {
-        if self.seek.is_none() {
+        if self.seek.is_none() || self.challenge.is_some() {
             return Err(Refusal::new(
                 ErrorCode::NotSeeking,
                 "not looking for a game",

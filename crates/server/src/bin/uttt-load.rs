@@ -330,7 +330,9 @@ async fn player((url, totals, playing, stop, pause, game): Common, start: Start)
             ServerMessage::Pong { .. }
             | ServerMessage::Spectators { .. }
             | ServerMessage::Seeking { .. }
-            | ServerMessage::SeekEnded {} => continue,
+            | ServerMessage::SeekEnded {}
+            | ServerMessage::Challenging { .. }
+            | ServerMessage::ChallengeEnded { .. } => continue,
         };
         let Ok(game) = OnlineGame::from_record(&state.record) else {
             return fail();
