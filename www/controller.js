@@ -143,6 +143,11 @@ export function createController() {
   /** Play now: waits in a pool until paired; stops waiting. */
   const onlineSeek = onlineFeature.seek;
   const onlineCancelSeek = onlineFeature.cancelSeek;
+  /** Challenges: offers one (to anyone or by name), accepts, declines, withdraws (features/challenge.js). */
+  const onlineChallenge = onlineFeature.challenge;
+  const onlineAcceptChallenge = onlineFeature.acceptChallenge;
+  const onlineDeclineChallenge = onlineFeature.declineChallenge;
+  const onlineCancelChallenge = onlineFeature.cancelChallenge;
   /** What the Online pane shows of the session and its room (see features/online.js). */
   const onlineRoom = onlineFeature.room;
 
@@ -375,7 +380,7 @@ export function createController() {
     keepAnalysing, evaluationCapped, evaluationQuiet, setLiveEval, analyse, aiProgress, aiSurvey,
     aiAnalysis, getReview, reviewGame, stopReview, getPuzzle, startPuzzle, revealPuzzle,
     leavePuzzle, onlineCreate, onlineJoin, onlineResign, onlineOfferDraw, onlineDeclineDraw,
-    onlineLeave, onlineRoom, onlineSeek, onlineCancelSeek, playEngineInstead, account, historySync, play, undo, redo, continueHere, step, jump, getLines, jumpToNode,
+    onlineLeave, onlineRoom, onlineSeek, onlineCancelSeek, onlineChallenge, onlineAcceptChallenge, onlineDeclineChallenge, onlineCancelChallenge, playEngineInstead, account, historySync, play, undo, redo, continueHere, step, jump, getLines, jumpToNode,
     showLine, promoteLine, deleteLine, inProgress, newGame, rematch, updateSettings, setPaused,
     loadRecord, subscribe, archiveChanged, archiveGames, clearArchive, getState, pageState, start,
     refresh, aiTrouble,

@@ -68,7 +68,8 @@ function forgetToken(room) {
  * `joined({room, role, token})`, `state(roomState, serverTime)`,
  * `spectators(count)` when only the count of watchers changed,
  * `seeking({seek, waiting, rating, provisional})` while waiting in a Play
- * now pool, `seekEnded()` once a seek is cancelled,
+ * now pool, `seekEnded()` once a seek is cancelled, `challenging({id})`
+ * and `challengeEnded({id, reason})` for a challenge,
  * `error({code, message})` for a refused frame, and
  * `connection(status)` with status 'connecting' | 'open' | 'reconnecting'
  * | 'restarting' (reconnecting after the server said it restarts, 1012)
@@ -84,6 +85,8 @@ export class OnlineSession {
     this.pendingCreate = null;
     /** The Play now seek, kept until its pairing's room is known (a drop asks again). */
     this.pendingSeek = null;
+    /** A first frame other than these (a challenge, or the accept or decline of one), kept as pendingSeek is. */
+    this.pendingStart = null;
     this.attempt = 0;
     this.everOpen = false;
     /** Why the connection is being restored: 'reconnecting', or 'restarting' (the server's 1012). */
@@ -101,6 +104,12 @@ export class OnlineSession {
   /** Waits in the Play now pool of `seek` (see docs/protocol.md) until paired. */
   seek(seek) {
     this.pendingSeek = seek;
+    this.connect();
+  }
+
+  /** Connects and sends `message` first (docs/protocol.md, "Challenges"). */
+  start(message) {
+    this.pendingStart = message;
     this.connect();
   }
 
@@ -133,6 +142,8 @@ export class OnlineSession {
         this.send({ type: 'create', options: this.pendingCreate });
       } else if (this.pendingSeek) {
         this.send({ type: 'seek', seek: this.pendingSeek });
+      } else if (this.pendingStart) {
+        this.send(this.pendingStart);
       }
     });
     socket.addEventListener('message', (event) => this.receive(event.data));
@@ -173,6 +184,7 @@ export class OnlineSession {
         this.room = message.room;
         this.pendingCreate = null;
         this.pendingSeek = null;
+        this.pendingStart = null;
         if (message.token) keepToken(message.room, message.token);
         this.on.joined(message);
         break;
@@ -188,6 +200,13 @@ export class OnlineSession {
       case 'seekEnded':
         this.pendingSeek = null;
         this.on.seekEnded();
+        break;
+      case 'challenging':
+        this.on.challenging(message);
+        break;
+      case 'challengeEnded':
+        this.pendingStart = null;
+        this.on.challengeEnded(message);
         break;
       case 'error':
         // Back with a token the server no longer knows: watch instead.

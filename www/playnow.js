@@ -18,6 +18,7 @@
 import { t, tn, onLangChange } from './i18n.js';
 import { el } from './dom.js';
 import { call, profileHash } from './api.js';
+import { createChallenges } from './challenges.js';
 
 /** How long a player waits alone before the engine is offered. */
 export const ENGINE_OFFER_MS = 20_000;
@@ -85,7 +86,7 @@ export function createPlayNow(controller, { account } = {}) {
   const waiting = el('div', { class: 'playnow-waiting' }, waitText, el('p', { class: 'online-actions' }, cancel), offer);
 
   const who = el('div', { class: 'playnow-who' }, me, ...(account ? [account] : []));
-  const node = el('section', { class: 'playnow', 'aria-labelledby': 'playnow-heading' }, heading, choose, waiting);
+  const node = el('section', { class: 'playnow', 'aria-labelledby': 'playnow-heading' }, heading, choose, waiting, createChallenges(controller).node);
 
   for (const g of GAMES) {
     const input = el('input', { type: 'radio', name: 'playnow-game', value: g.id, id: `playnow-${g.id}` });

@@ -60,9 +60,10 @@ export function describe(view, { settings, thinking, paused = false, online = nu
 }
 
 /** Online: the connection, the opponent's presence, then whose turn or the result. */
-function describeOnline(view, { connection, side, roomState: rs, seek = null }) {
+function describeOnline(view, { connection, side, roomState: rs, seek = null, challenge = null }) {
   if (connection === 'unavailable') return { text: t('online.unavailable'), tone: 'info' };
   if (seek) return { text: t('playnow.statusSeeking'), tone: 'info' };
+  if (challenge) return { text: t(challenge.to ? 'challenge.statusTo' : 'challenge.status', { name: challenge.to ?? '' }), tone: 'info' };
   if (connection === 'reconnecting') return { text: t('online.reconnecting'), tone: 'info' };
   if (connection === 'restarting') return { text: t('online.restarting'), tone: 'info' };
   if (!rs) return { text: t('online.connecting'), tone: 'info' };

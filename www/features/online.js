@@ -12,10 +12,12 @@ import { WebGame } from '../wasm.js';
 import { refusalOf } from './play.js';
 import { awaits, phaseOf, sideOf } from './room.js';
 import { createSeek } from './seek.js';
+import { createChallenge } from './challenge.js';
 import { noteRoom } from '../running.js';
 
 /** The server's refusals a player may meet, by code; any other is said in general terms. */
-const REFUSALS = new Set(['no-such-room', 'server-full', 'rate-limited', 'not-your-turn', 'stale-move', 'game-over', 'no-opponent']);
+const REFUSALS = new Set(['no-such-room', 'server-full', 'rate-limited', 'not-your-turn', 'stale-move', 'game-over', 'no-opponent',
+  'no-such-player', 'own-challenge', 'not-for-you', 'too-many-challenges', 'no-such-challenge', 'challenge-withdrawn', 'challenge-expired', 'challenge-taken', 'challenge-declined']);
 
 /**
  * The string key that says refusal `{code, message}` in the player's language.
@@ -36,6 +38,7 @@ function refusalKey(refusal) {
  *   recorded: Set<string>,
  *   inPlay: Set<string>,
  *   seek: import('./seek.js').Seek | null,
+ *   challenge: import('./challenge.js').Challenge | null,
  * }} OnlineState
  */
 
@@ -125,24 +128,34 @@ export function createOnline(deps) {
     begin((s) => s.join(code));
   }
 
+  /** No player could be signed in for a seek or a challenge: no server behind this site, or it refused a new player. */
+  function refused(signed) {
+    unavailable = signed.status === 0;
+    problem = unavailable ? null : refusalKey({ code: signed.error });
+    announce('online');
+  }
+
+  /** A seek or a challenge ended without a game: the session closes, the local game comes back. */
+  function end() {
+    session?.close();
+    session = null;
+    backToLocal();
+  }
+
   /** Play now (features/seek.js): the seek of this page's session. */
-  const seeking = createSeek({
+  const seeking = createSeek({ state, signIn, announce, begin, send, refused, end });
+
+  /** Challenges (features/challenge.js): as a seek, in this page's session. */
+  const challenging = createChallenge({
     state,
     signIn,
     announce,
     begin,
     send,
-    refused(signed) {
-      // No server behind this site, or it refused a new player.
-      unavailable = signed.status === 0;
-      problem = unavailable ? null : refusalKey({ code: signed.error });
-      announce('online');
-    },
-    end() {
-      session?.close();
-      session = null;
-      backToLocal();
-    },
+    refused,
+    end,
+    connect,
+    told: (reason) => notify(t(`challenge.ended.${reason}`), 'warn'),
   });
 
   /**
@@ -158,7 +171,7 @@ export function createOnline(deps) {
     clearNotice();
     if (state.puzzle) endPuzzle();
     /** @type {OnlineState} */
-    const online = { connection: 'connecting', room: null, role: null, side: null, roomState: null, receivedAt: 0, recorded: new Set(), inPlay: new Set(), seek: null };
+    const online = { connection: 'connecting', room: null, role: null, side: null, roomState: null, receivedAt: 0, recorded: new Set(), inPlay: new Set(), seek: null, challenge: null };
     state.online = online;
     const mine = connect(listeners(() => session === mine));
     session = mine;
@@ -174,6 +187,8 @@ export function createOnline(deps) {
       spectators: (count) => current() && watchersCame(count),
       seeking: (message) => current() && seeking.came(message),
       seekEnded: () => current() && seeking.ended(),
+      challenging: (message) => current() && challenging.came(message),
+      challengeEnded: (message) => current() && challenging.ended(message),
       // Refused before any room was entered (no such room, too many rooms,
       // the server full): nothing to show but the reason.
       error: (message) => {
@@ -207,6 +222,7 @@ export function createOnline(deps) {
   function joined({ room, role }) {
     // A seek's wait is over: this is its pairing.
     seeking.paired();
+    challenging.paired();
     Object.assign(state.online, { room, role });
     if (state.online.roomState) state.online.side = sideOf(state.online.roomState, role);
     announce('online');
@@ -310,6 +326,7 @@ export function createOnline(deps) {
     state.online = null;
     // A cancel waiting for its answer has it: no game came.
     seeking.settle(true);
+    challenging.settle(true);
     const local = restore();
     if (state.game) state.game.free();
     state.game = local;
@@ -319,7 +336,8 @@ export function createOnline(deps) {
 
   /**
    * What the Online pane shows: `phase` (the page root's
-   * `data-online-state`: connecting | seeking | waiting | playing |
+   * `data-online-state`: connecting | seeking | challenging (a challenge
+   * waits) | waiting | playing |
    * reconnecting | over, 'unavailable' when no server answered, null when
    * not online),
    * `problem` (the key of why the last attempt failed, or null), and while
@@ -328,7 +346,7 @@ export function createOnline(deps) {
   function room() {
     const { online } = state;
     return {
-      phase: unavailable ? 'unavailable' : online?.seek ? 'seeking' : online ? phaseOf(online.roomState, online.connection) : null,
+      phase: unavailable ? 'unavailable' : online?.seek ? 'seeking' : online?.challenge ? 'challenging' : online ? phaseOf(online.roomState, online.connection) : null,
       problem,
       code: online?.room ?? null,
       roomState: online?.roomState ?? null,
@@ -336,6 +354,7 @@ export function createOnline(deps) {
       receivedAt: online?.receivedAt ?? 0,
       inSession: session !== null,
       seek: online?.seek ?? null,
+      challenge: online?.challenge ?? null,
     };
   }
 
@@ -346,6 +365,10 @@ export function createOnline(deps) {
     join,
     seek: seeking.seek,
     cancelSeek: seeking.cancel,
+    challenge: challenging.challenge,
+    acceptChallenge: challenging.accept,
+    declineChallenge: challenging.decline,
+    cancelChallenge: challenging.cancel,
     leave,
     room,
     resign: () => send({ type: 'resign' }),
