@@ -592,7 +592,7 @@ export default {
   'challenge.sideX': 'X (moves first)',
   'challenge.sideO': 'O',
   'challenge.to': 'Opponent',
-  'challenge.anyone': 'Anyone (or a player’s name)',
+  'challenge.anyone': 'Anyone, or a player’s name',
   'challenge.rated': 'rated',
   'challenge.casual': 'casual',
   'challenge.accept': 'Accept',

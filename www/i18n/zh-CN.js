@@ -579,7 +579,7 @@ export default {
   'challenge.sideX': 'X（先手）',
   'challenge.sideO': 'O',
   'challenge.to': '对手',
-  'challenge.anyone': '任何人（或输入玩家名字）',
+  'challenge.anyone': '任何人，或输入玩家名字',
   'challenge.rated': '计入等级分',
   'challenge.casual': '不计等级分',
   'challenge.accept': '接受',
