@@ -371,3 +371,83 @@ fn view(c: &Listed) -> serde_json::Value {
     }
     v
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lobby::Pairing;
+    use crate::players::Player;
+    use tokio::sync::{mpsc, oneshot};
+    use uttt_protocol::{ClockSetting, Kind, RuleSet};
+
+    /// An open casual challenge of player `id`, and where its end comes.
+    fn offer(id: i64) -> (Offer, oneshot::Receiver<Pairing>) {
+        let (out, _) = mpsc::channel(1);
+        let (paired, pairing) = oneshot::channel();
+        let options = RoomOptions {
+            kind: Kind::Ultimate,
+            rules: RuleSet::Standard,
+            colour: ColourChoice::Random,
+            clock: Some(ClockSetting {
+                initial: 180,
+                increment: 2,
+            }),
+            rated: false,
+        };
+        let challenger = Seeker {
+            conn: u64::try_from(id).unwrap(),
+            player: Some(Player {
+                id,
+                name: format!("p{id}"),
+            }),
+            rating: Rating::NEW,
+            colour_balance: 0,
+            out,
+            paired,
+        };
+        let offer = Offer {
+            options,
+            to: None,
+            challenger,
+        };
+        (offer, pairing)
+    }
+
+    #[test]
+    fn a_challenge_ends_after_the_longest_wait_and_says_so() {
+        let mut challenges = Challenges::default();
+        let (first, mut first_end) = offer(1);
+        let id = challenges.add(first).unwrap();
+        let now = Instant::now();
+        challenges.tidy(now + MAX_WAIT / 2);
+        assert_eq!(challenges.listed().len(), 1);
+        assert!(first_end.try_recv().is_err(), "ended before its time");
+
+        challenges.tidy(now + MAX_WAIT + std::time::Duration::from_secs(1));
+        assert!(challenges.listed().is_empty());
+        match first_end.try_recv() {
+            Ok(Err(ServerMessage::ChallengeEnded { id: ended, reason })) => {
+                assert_eq!((ended, reason), (id.clone(), ChallengeEnd::Expired));
+            }
+            Ok(Ok(_)) => panic!("seated instead of told it expired"),
+            Ok(Err(other)) => panic!("told {other:?} instead"),
+            Err(e) => panic!("not told it expired: {e}"),
+        }
+        let refused = challenges.find(&id).unwrap_err();
+        assert_eq!(refused.code, ErrorCode::ChallengeExpired);
+    }
+
+    #[test]
+    fn the_ends_remembered_are_bounded() {
+        let mut challenges = Challenges::default();
+        let mut ends = Vec::new();
+        for i in 0..(REMEMBERED + 10) {
+            let (o, end) = offer(i64::try_from(i).unwrap() + 1);
+            challenges.add(o).unwrap();
+            ends.push(end);
+            assert!(challenges.cancel(u64::try_from(i).unwrap() + 1));
+        }
+        assert_eq!(challenges.ended.len(), REMEMBERED);
+        assert_eq!(challenges.order.len(), REMEMBERED);
+    }
+}
