@@ -215,11 +215,15 @@ export function createChallenges(controller) {
     if (change.cause !== 'online') return;
     render();
     const now = controller.onlineRoom().phase;
-    if (now !== phase) void refresh();
+    if (now !== phase && node.checkVisibility()) void refresh();
     phase = now;
   });
   onLangChange(render);
   render();
-  void refresh();
+  // Asked for as soon as the section comes into view (never in the static
+  // build, whose Play now section stays hidden), then polled as above.
+  new IntersectionObserver((entries) => {
+    if (entries.some((e) => e.isIntersecting) && document.visibilityState === 'visible') void refresh();
+  }).observe(node);
   return { node, render };
 }
