@@ -2,13 +2,11 @@
 //! one player by name, and accept, decline or withdraw them, against a
 //! real `uttt-server`; `GET /api/challenges` lists them.
 
-mod support;
-
 use std::time::Duration;
 
-use support::api::{json, player};
-use support::client::Client;
-use support::{fresh_db, small_site, Server};
+use crate::support::api::{json, player};
+use crate::support::client::Client;
+use crate::support::{fresh_db, small_site, Server};
 use uttt_protocol::{
     ChallengeEnd, ClientMessage, ClockSetting, ColourChoice, ErrorCode, Kind, Role, RoomOptions,
     RoomState, RuleSet, ServerMessage, Side,

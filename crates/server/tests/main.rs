@@ -5,6 +5,7 @@
 
 mod support;
 
+mod challenges;
 mod history;
 mod http;
 mod lobby;
