@@ -1,17 +1,18 @@
 // Challenges through the real uttt-server that serves these tests: a
 // stranger's open rated challenge is accepted from the list and both land
 // in one game with each other's names; then a challenge by name from the
-// other's profile is declined, and the challenger is told.
+// other's profile (which opens the Play view's form) is declined, and the
+// challenger is told.
 
 import { test, expect } from './support/fixtures.js';
-import { open, showTab, myName, person } from './game-helpers.js';
+import { open, openPlay, showTab, myName, person } from './game-helpers.js';
 
 const root = (page) => page.locator('html');
 
 test('an open challenge is accepted from the list; one by name is declined', async ({ page, browser }) => {
   const errors = [];
   await open(page);
-  await showTab(page, 'online');
+  await openPlay(page);
   await page.locator('[data-action="create-challenge"]').click();
   await page.locator('#challenge-game').selectOption('ultimate');
   await page.locator('#challenge-clock').selectOption('180+2');
@@ -25,7 +26,7 @@ test('an open challenge is accepted from the list; one by name is declined', asy
   // A stranger sees it in the open list, with the name, the rating and the game, and accepts.
   const other = await person(browser, errors);
   await open(other.page);
-  await showTab(other.page, 'online');
+  await openPlay(other.page);
   const row = other.page.locator('[data-list="open"] [data-challenge]', { hasText: mine });
   await expect(row).toContainText(`${mine} 1500?`);
   await expect(row).toContainText('Ultimate · 3+2 · rated');
@@ -41,17 +42,31 @@ test('an open challenge is accepted from the list; one by name is declined', asy
   }
 
   // The challenger leaves that game and challenges the stranger from their profile.
+  await showTab(page, 'online');
   await page.locator('[data-action="online-leave"]').click();
   await page.locator('dialog[open] [data-answer="ok"]').click();
   await expect(root(page)).not.toHaveAttribute('data-online-state', /.*/);
   await page.evaluate((hash) => (location.hash = hash), `#/@/${theirs}`);
   await page.locator('[data-action="challenge-player"]').click();
+  await expect(page.locator('[data-view="play"]')).toBeVisible();
   await expect(page.locator('#challenge-to')).toHaveValue(theirs);
+  await expect(page.locator('#challenge-to')).toBeFocused();
   await page.locator('[data-action="send-challenge"]').click();
   await expect(root(page)).toHaveAttribute('data-online-state', 'challenging');
+  // With the view closed, the status box says so and offers Cancel and the view again.
+  await page.keyboard.press('Escape');
   await expect(page.locator('#status')).toContainText(`Your challenge to ${theirs} waits`);
+  await expect(page.locator('[data-action="status-cancel-seek"]')).toBeVisible();
+  await expect(page.locator('[data-action="status-open-play"]')).toBeVisible();
 
-  // Not in anyone's open list; under "For you" for the stranger, who declines.
+  // Not in anyone's open list; under "For you" for the stranger, who
+  // leaves the game their opponent left and opens the Play view.
+  await showTab(other.page, 'online');
+  // Their opponent's leaving resigned the game: leaving it asks nothing.
+  await expect(other.page.locator('[data-testid="end-line"]')).toContainText('resigned');
+  await other.page.locator('[data-action="online-leave"]').click();
+  await expect(root(other.page)).not.toHaveAttribute('data-online-state', /.*/);
+  await openPlay(other.page);
   const forYou = other.page.locator('[data-list="for-you"] [data-challenge]', { hasText: mine });
   await expect(forYou).toBeVisible();
   await expect(other.page.locator('[data-list="open"] [data-challenge]', { hasText: mine })).toHaveCount(0);

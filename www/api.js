@@ -83,6 +83,9 @@ export const profileHash = (name) => `#/@/${encodeURIComponent(name)}`;
 /** The hash of the leaderboard view of `perf`. */
 export const leaderboardHash = (perf) => `#/leaderboard/${perf}`;
 
+/** The hash of the Play view (playview.js). */
+export const PLAY_HASH = '#/play';
+
 /** Where this browser notes that it has a session (its cookie is HttpOnly: the page cannot see it). */
 const SIGNED_IN_KEY = 'uttt.signedIn';
 

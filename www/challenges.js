@@ -138,12 +138,15 @@ export function createChallenges(controller) {
     /** @type {HTMLInputElement} */ (toInput).value = String(/** @type {CustomEvent} */ (event).detail ?? '');
     formOpen = true;
     render();
-    const pane = node.closest('[role="tabpanel"]');
-    if (pane?.id) /** @type {HTMLElement | null} */ (document.querySelector(`[aria-controls="${pane.id}"]`))?.click();
-    requestAnimationFrame(() => {
-      form.scrollIntoView({ block: 'nearest' });
-      toInput.focus();
-    });
+    // The section shows in the Play view, which opens with the event (a
+    // hash change, heard a moment later): the form is focused once there.
+    const focusWhenShown = (frames) => {
+      if (node.isConnected) {
+        form.scrollIntoView({ block: 'nearest' });
+        toInput.focus();
+      } else if (frames > 0) requestAnimationFrame(() => focusWhenShown(frames - 1));
+    };
+    requestAnimationFrame(() => focusWhenShown(30));
   });
 
   /** Asks for the lists (not while the browser is offline: nothing would answer). */

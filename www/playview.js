@@ -16,15 +16,12 @@
 
 import { t } from './i18n.js';
 import { el } from './dom.js';
-import { getApi, playerPath, leaderboardHash } from './api.js';
+import { getApi, playerPath, leaderboardHash, PLAY_HASH } from './api.js';
 import { ratingsTable } from './profile.js';
 import { runningGames } from './running.js';
 import { DEFAULT_PERF } from './leaderboard.js';
 import { dateText } from './ratings.js';
 import { initSeekStatus } from './seekstatus.js';
-
-/** The hash of the Play view. */
-export const PLAY_HASH = '#/play';
 
 /**
  * @typedef {{ node: HTMLElement, who: HTMLElement, render: () => void }} PlayNow
@@ -127,8 +124,9 @@ function renderPlay(view, { controller, playNow, home, tabs }) {
   };
 
   const drawRunning = () => {
-    const { code, inSession, seek } = controller.onlineRoom();
-    inGame.hidden = !inSession || Boolean(seek);
+    const { code, inSession, seek, challenge } = controller.onlineRoom();
+    // A seek or a challenge waiting is a session with no game yet: Play now shows it.
+    inGame.hidden = !inSession || Boolean(seek) || Boolean(challenge);
     pool.hidden = !inGame.hidden;
     const games = runningGames();
     running.replaceChildren(...games.map((game) => runningRow(game, inSession && code === game.room)));

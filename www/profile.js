@@ -9,12 +9,12 @@
 //
 // Test hooks: the root `[data-view="profile"]` with `[data-profile-name]`,
 // each game `[data-archived-game]` with its `[data-action="open-review"]`,
-// and `[data-action="challenge-player"]`, which goes back to the game
-// screen with the challenge form (challenges.js) addressed to the player.
+// and `[data-action="challenge-player"]`, which opens the Play view with
+// the challenge form (challenges.js) addressed to the player.
 
 import { t, tn } from './i18n.js';
 import { el } from './dom.js';
-import { getApi, playerPath, profileHash, leaderboardHash, PERFS } from './api.js';
+import { getApi, playerPath, profileHash, leaderboardHash, PERFS, PLAY_HASH } from './api.js';
 import { CHALLENGE_EVENT } from './challenges.js';
 import { perfName, ratingText, changeText, dateText, gameFor, resultText, ratingGraph } from './ratings.js';
 
@@ -59,7 +59,7 @@ async function load(view, name, status, { openGame, problemText }) {
   const gamesStatus = el('p', { class: 'view-status', role: 'status' });
   root.replaceChildren(
     el('p', { class: 'profile-since', text: t('profile.since', { date: dateText(data.created) }) }),
-    challengeButton(view, data.name),
+    challengeButton(data.name),
     el('h3', { text: t('profile.ratings') }),
     ratingsTable(data.perfs),
     graphs,
@@ -202,12 +202,12 @@ function gameRow(game, name, openGame) {
   );
 }
 
-/** "Challenge": back to the game screen, the challenge form addressed to `name` (challenges.js). */
-function challengeButton(view, name) {
+/** "Challenge": the Play view, its challenge form addressed to `name` (challenges.js). */
+function challengeButton(name) {
   const button = el('button', { type: 'button', class: 'btn', 'data-action': 'challenge-player', text: t('profile.challenge') });
   button.addEventListener('click', () => {
-    view.close();
     document.dispatchEvent(new CustomEvent(CHALLENGE_EVENT, { detail: name }));
+    location.hash = PLAY_HASH;
   });
   return el('p', { class: 'online-actions' }, button);
 }

@@ -1,9 +1,10 @@
 // @ts-check
-// A Play now seek seen from the game screen: while it waits and the Play
-// view is closed, the status line says so (status.js) and the status box's
-// actions (#status-actions) offer what the view does: Details (the view
-// again) and Cancel, and once the engine is offered (playnow.js's
-// ENGINE_OFFER_MS alone in the pool), Play the engine in place of Details.
+// A Play now seek or a challenge seen from the game screen: while it waits
+// and the Play view is closed, the status line says so (status.js) and the
+// status box's actions (#status-actions) offer what the view does: Details
+// (the view again) and Cancel, and once the engine is offered to a seek
+// (playnow.js's ENGINE_OFFER_MS alone in the pool), Play the engine in
+// place of Details.
 // The view's own buttons keep their hooks (`cancel-seek`, `play-bot`);
 // these are `status-open-play`, `status-cancel-seek`, `status-play-bot`.
 
@@ -29,11 +30,12 @@ export function initSeekStatus(controller, { openPlay }) {
   /** Waits for the moment the engine is offered, to show its button then. */
   let timer = 0;
   const render = () => {
-    const { seek } = controller.onlineRoom();
+    const { seek, challenge } = controller.onlineRoom();
     const left = seek ? ENGINE_OFFER_MS - (performance.now() - seek.since) : 0;
-    const waiting = Boolean(seek) && !seek.cancelling;
-    bot.hidden = !waiting || left > 0;
-    details.hidden = !waiting || left <= 0;
+    const wait = seek ?? challenge;
+    const waiting = Boolean(wait) && !wait.cancelling;
+    bot.hidden = !seek || !waiting || left > 0;
+    details.hidden = !waiting || (Boolean(seek) && left <= 0);
     cancel.hidden = !waiting;
     bot.textContent = t('seek.playBot');
     details.textContent = t('seek.details');
@@ -46,7 +48,10 @@ export function initSeekStatus(controller, { openPlay }) {
     if (seek) void controller.playEngineInstead(engineLevelFor(seek.rating));
   });
   details.addEventListener('click', openPlay);
-  cancel.addEventListener('click', () => void controller.onlineCancelSeek());
+  cancel.addEventListener('click', () => {
+    if (controller.onlineRoom().challenge) void controller.onlineCancelChallenge();
+    else void controller.onlineCancelSeek();
+  });
   controller.subscribe((change) => {
     if ('game' in change) render();
   });
