@@ -15,6 +15,7 @@ import { el } from '../dom.js';
 import { confirmDialog } from '../dialog.js';
 import { Refusal, api, creationOptions, requestOptions, registrationJson, assertionJson } from '../accountapi.js';
 import { historyPart } from '../historypanel.js';
+import { createAccount } from '../api.js';
 
 /** The server's error codes the panel says in the player's words; any other is said in general terms. */
 const ERRORS = new Set([
@@ -74,8 +75,9 @@ function sayRefusal(error) {
  * The account button and its dialog. The button (`[data-action="account"]`)
  * goes wherever the caller puts it; the dialog is built once, on the page's
  * body (closed), and reads the session each time it opens. What it learns
- * it tells `account` (the page's, api.js), so the rest of the page (Play
- * now's `[data-me]`, the game connection) knows the player too.
+ * it tells `account` (the page's, api.js), the one owner of who is signed
+ * in, and draws from it, so the panel and the rest of the page (Play
+ * now's `[data-me]`, the game connection) always name the same player.
  * `sync`, when given, is this browser's games kept with the account (historysync.js), its part shown when signed in.
  * @param {import('../api.js').Account | null} [account]
  * @param {import('../historysync.js').HistorySync | null} [sync]
@@ -83,8 +85,13 @@ function sayRefusal(error) {
  */
 export function accountButton(account = null, sync = null) {
   const open = el('button', { type: 'button', class: 'btn', 'data-action': 'account' });
-  /** @type {{ name: string | null, csrf: string | null, server: boolean, loaded: boolean }} */
-  const session = { name: null, csrf: null, server: true, loaded: false };
+  // Who is signed in is the page's account's (api.js) alone: the panel
+  // tells it what it learns and reads it back.
+  const player = account ?? createAccount();
+  const signedInPlayer = () => player.me();
+  const csrf = () => signedInPlayer()?.csrf ?? '';
+  /** Whether a server answers here, and whether the panel has asked it yet. */
+  const session = { server: true, loaded: false };
 
   const title = el('h2', { 'data-label': 'account.title', id: 'account-title' });
   const close = el('button', { 'data-label': 'account.close', type: 'button', class: 'btn account-close', 'data-action': 'account-close' });
@@ -168,16 +175,17 @@ export function accountButton(account = null, sync = null) {
   const render = () => {
     for (const node of dialog.querySelectorAll('[data-label]')) node.textContent = t(/** @type {HTMLElement} */ (node).dataset.label ?? '');
     open.textContent = t('account.open');
-    me.textContent = session.name ?? '';
+    const name = signedInPlayer()?.name ?? null;
+    me.textContent = name ?? '';
     who.replaceChildren(
       ...(!session.server
         ? [t('account.noServer')]
-        : session.name
+        : name
           ? [t('account.signedInAs'), ' ', me]
           : [t(session.loaded ? 'account.signedOut' : 'account.loading'), me]),
     );
-    signedOut.hidden = !session.server || !session.loaded || Boolean(session.name);
-    signedIn.hidden = !session.server || !session.name;
+    signedOut.hidden = !session.server || !session.loaded || Boolean(name);
+    signedIn.hidden = !session.server || !name;
     currentField.hidden = !hasPassword;
     setPassword.textContent = t(hasPassword ? 'account.changePassword' : 'account.setPassword');
     passkeys.replaceChildren(
@@ -220,21 +228,17 @@ export function accountButton(account = null, sync = null) {
     try {
       const answer = await api('GET', 'session');
       session.server = true;
-      session.name = answer?.name ?? null;
-      session.csrf = answer?.csrf ?? null;
+      player.learned(answer?.name && answer?.csrf ? { name: answer.name, csrf: answer.csrf } : null);
     } catch (error) {
       session.server = !(error instanceof Refusal && error.code === 'no-server');
-      session.name = null;
-      session.csrf = null;
       if (session.server) say(sayRefusal(error), 'error');
     }
     session.loaded = true;
-    if (session.server) account?.learned(session.name && session.csrf ? { name: session.name, csrf: session.csrf } : null);
     keys = [];
     hasPassword = false;
     browsers = [];
     try {
-      if (session.name) {
+      if (signedInPlayer()) {
         const [held, listed] = await Promise.all([api('GET', 'me/passkeys'), api('GET', 'me/sessions')]);
         keys = held?.passkeys ?? [];
         hasPassword = Boolean(held?.password);
@@ -264,8 +268,7 @@ export function accountButton(account = null, sync = null) {
   };
 
   const signedInAs = (answer) => {
-    session.name = answer.name;
-    session.csrf = answer.csrf;
+    player.learned({ name: answer.name, csrf: answer.csrf });
     password.value = '';
     return t('account.welcome', { name: answer.name });
   };
@@ -288,14 +291,14 @@ export function accountButton(account = null, sync = null) {
   };
 
   const addNewPasskey = async () => {
-    const start = await api('POST', 'me/passkeys/start', { csrf: session.csrf });
+    const start = await api('POST', 'me/passkeys/start', { csrf: csrf() });
     const credential = /** @type {PublicKeyCredential} */ (await navigator.credentials.create(creationOptions(start.options)));
-    await api('POST', 'me/passkeys/finish', { csrf: session.csrf, body: { ceremony: start.ceremony, credential: registrationJson(credential), label: passkeyLabel() } });
+    await api('POST', 'me/passkeys/finish', { csrf: csrf(), body: { ceremony: start.ceremony, credential: registrationJson(credential), label: passkeyLabel() } });
     return t('account.passkeyAdded');
   };
 
   const removePasskey = async (id) => {
-    await api('DELETE', `me/passkeys/${id}`, { csrf: session.csrf });
+    await api('DELETE', `me/passkeys/${id}`, { csrf: csrf() });
     return t('account.passkeyRemoved');
   };
 
@@ -304,7 +307,7 @@ export function accountButton(account = null, sync = null) {
     /** @type {{ password: string, current?: string }} */
     const body = { password: newPassword.value };
     if (hasPassword) body.current = current.value;
-    await api('POST', 'me/password', { csrf: session.csrf, body });
+    await api('POST', 'me/password', { csrf: csrf(), body });
     newPassword.value = '';
     current.value = '';
     return t('account.passwordSaved');
@@ -312,7 +315,7 @@ export function accountButton(account = null, sync = null) {
 
   const signOutElsewhere = async () => {
     for (const b of browsers.filter((b) => !b.current)) {
-      await api('DELETE', `me/sessions/${b.id}`, { csrf: session.csrf });
+      await api('DELETE', `me/sessions/${b.id}`, { csrf: csrf() });
     }
     return t('account.signedOutOthers');
   };
@@ -336,7 +339,7 @@ export function accountButton(account = null, sync = null) {
   signOutOthers.addEventListener('click', () => act(signOutElsewhere));
   signOut.addEventListener('click', () =>
     act(async () => {
-      await api('POST', 'signout', { csrf: session.csrf });
+      await api('POST', 'signout', { csrf: csrf() });
       return t('account.signedOutHere');
     }),
   );
@@ -344,7 +347,7 @@ export function accountButton(account = null, sync = null) {
     const sure = await confirmDialog(t('account.deleteTitle'), t('account.deleteQuestion'), { ok: t('account.deleteYes') });
     if (!sure) return;
     await act(async () => {
-      await api('DELETE', 'me', { csrf: session.csrf });
+      await api('DELETE', 'me', { csrf: csrf() });
       return t('account.deleted');
     });
   });
@@ -356,6 +359,7 @@ export function accountButton(account = null, sync = null) {
     load().catch((error) => say(sayRefusal(error), 'error'));
   });
   onLangChange(render);
+  player.onMe(() => render());
   render();
   // In the document from the start (closed), so its hooks are always there to read.
   document.body.append(dialog);
