@@ -2,7 +2,8 @@
 // The end of a game, and the cue after each move:
 // - when a move ends the game (a change that `ended` it), a card says the result in
 //   words for the person, names the winning line (the board shows it
-//   through `[data-line]`), and offers Rematch, Review, Share and Close. It
+//   through `[data-line]`), and offers Rematch, Review, Share and Close
+//   (and to an online game's player New opponent: the Play view). It
 //   never covers the board: it takes the place of the top bar and the turn
 //   (which only repeat the result then), above the board in portrait and in
 //   the column beside it in landscape (game.css). It is not modal: the
@@ -21,6 +22,7 @@ import { t, tn, onLangChange } from './i18n.js';
 import { el, svgEl } from './dom.js';
 import { modalOpen } from './dialog.js';
 import { opponentHere } from './features/room.js';
+import { PLAY_HASH } from './playview.js';
 
 /** The pause before the card, so the last mark and the winning line land first. */
 const SHOW_DELAY_MS = 450;
@@ -201,6 +203,7 @@ export function initEndCard(controller, { tabs } = {}) {
   const detail = el('p', { id: 'end-detail', class: 'end-detail', 'data-testid': 'end-line' });
   const note = el('p', { id: 'end-note', class: 'end-note' });
   const rematch = el('button', { type: 'button', class: 'btn primary end-btn', 'data-testid': 'rematch', 'aria-describedby': 'end-note' });
+  const another = el('button', { type: 'button', class: 'btn end-btn', 'data-action': 'new-opponent' });
   const review = el('button', { type: 'button', class: 'btn end-btn', 'data-testid': 'review' });
   const share = el('button', { type: 'button', class: 'btn end-btn', 'data-testid': 'share-game' });
   const close = el('button', { type: 'button', class: 'end-close', 'data-testid': 'close-end-card' }, closeIcon());
@@ -218,7 +221,7 @@ export function initEndCard(controller, { tabs } = {}) {
     badge(),
     el('div', { class: 'end-head' }, kicker, title),
     detail,
-    el('div', { class: 'end-actions' }, rematch, review, share),
+    el('div', { class: 'end-actions' }, rematch, another, review, share),
     note,
   );
   card.hidden = true;
@@ -251,6 +254,9 @@ export function initEndCard(controller, { tabs } = {}) {
     if (statusRematch) statusRematch.hidden = Boolean(shown) || !offersRematch(latest);
     const { roomState, side } = controller.onlineRoom();
     rematch.disabled = Boolean(roomState && side && !opponentHere(roomState, side));
+    // Only a seat's holder looks for someone new; local games and spectators do not.
+    another.hidden = !(roomState && side);
+    card.dataset.actions = another.hidden ? '3' : '4';
     if (shown && !card.hidden) {
       fill();
       fit();
@@ -287,6 +293,7 @@ export function initEndCard(controller, { tabs } = {}) {
     // The note again as the button's tooltip, for where the short card leaves it out.
     if (words.note) rematch.title = words.note;
     else rematch.removeAttribute('title');
+    another.textContent = t('end.newOpponent');
     review.textContent = t('end.review');
     share.textContent = t('end.share');
     close.setAttribute('aria-label', t('end.close'));
@@ -356,6 +363,10 @@ export function initEndCard(controller, { tabs } = {}) {
   };
   rematch.addEventListener('click', startRematch);
   statusRematch?.addEventListener('click', startRematch);
+  another.addEventListener('click', () => {
+    hide();
+    location.hash = PLAY_HASH;
+  });
   review.addEventListener('click', () => {
     hide();
     tabs?.show('moves');

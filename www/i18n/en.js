@@ -185,6 +185,7 @@ export default {
   'end.line.6': 'diagonal from top-left',
   'end.line.7': 'diagonal from top-right',
   'end.rematch': 'Rematch',
+  'end.newOpponent': 'New opponent',
   'end.review': 'Review',
   'end.share': 'Share',
   'end.close': 'Close',

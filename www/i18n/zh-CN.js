@@ -180,6 +180,7 @@ export default {
   'end.line.6': '从左上到右下的对角线',
   'end.line.7': '从右上到左下的对角线',
   'end.rematch': '再来一局',
+  'end.newOpponent': '换个对手',
   'end.review': '复盘',
   'end.share': '分享',
   'end.close': '关闭',
