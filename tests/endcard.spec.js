@@ -64,6 +64,8 @@ test('a win shows the end card with the result and the line; confetti; Rematch s
   await expect(card).toHaveAttribute('aria-labelledby', 'end-title');
   await expect(page.getByTestId('end-result')).toHaveText('X wins!');
   await expect(page.getByTestId('end-line')).toHaveText('Three in a row: the top row.');
+  // New opponent is for online games only.
+  await expect(card.locator('[data-action="new-opponent"]')).toBeHidden();
   // A two-player win is celebrated, and the confetti goes away by itself.
   await expect.poll(() => page.evaluate(() => window.__bursts)).toBe(1);
   await expect(page.getByTestId('celebration')).toHaveCount(0, { timeout: 5000 });
@@ -265,7 +267,7 @@ function measureCard() {
     meetsFrame: meets(cardBox, box(document.getElementById('board-frame'))),
     meetsControls: meets(cardBox, box(document.querySelector('.controls'))),
     portrait: innerHeight > innerWidth,
-    buttons: [...card.querySelectorAll('button')].map((b) => ({ id: b.dataset.testid, ...box(b) })),
+    buttons: [...card.querySelectorAll('button:not([hidden])')].map((b) => ({ id: b.dataset.testid, ...box(b) })),
     cut: shown.filter((n) => n.scrollWidth > n.clientWidth || n.scrollHeight > n.clientHeight + 1)
       .map((n) => `${n.className}: ${n.scrollWidth}x${n.scrollHeight} in ${n.clientWidth}x${n.clientHeight}`),
     cardScrolls: card.scrollHeight > card.clientHeight || card.scrollWidth > card.clientWidth,

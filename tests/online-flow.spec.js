@@ -229,6 +229,10 @@ test('a watcher is told of a player’s disconnection and return; a loss on time
   await expect(root(page)).toHaveAttribute('data-online-state', 'over', { timeout: 30_000 });
   await expect(page.locator('[data-testid="end-line"]')).toHaveText('Won on time: O ran out of time.');
   await expect(back.locator('[data-testid="end-line"]')).toHaveText('Won on time: O ran out of time.');
+  // A player may look for a new opponent from the card; the watcher, who held no seat, is not offered it.
+  await expect(page.getByTestId('end-card').locator('[data-action="new-opponent"]')).toBeVisible();
+  await expect(watcher.page.getByTestId('end-card')).toBeVisible();
+  await expect(watcher.page.getByTestId('end-card').locator('[data-action="new-opponent"]')).toBeHidden();
 
   await friend.context.close();
   await watcher.context.close();

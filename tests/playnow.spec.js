@@ -86,12 +86,14 @@ test('two strangers press Play now, play a rated game and see their ratings chan
     await expect(who.locator('#player-x-name')).toHaveText(/1662 \(\+162\)$/);
     await expect(who.locator('#player-o-name')).toHaveText(/1338 \(−162\)$/);
   }
-  // One tap from the game screen: the player's name and new rating, no
-  // game running; Back returns to the finished game as it was. (The end
-  // card, over the top of the column, is closed first.)
-  await page.getByTestId('close-end-card').click();
-  await openPlay(page);
+  // One tap from the end card (its New opponent): the player's name and
+  // new rating, no game running; Back returns to the finished game as it
+  // was, the card closed.
+  const card = page.getByTestId('end-card');
+  await card.locator('[data-action="new-opponent"]').click();
   const view = playView(page);
+  await expect(view).toBeVisible();
+  await expect(card).toBeHidden();
   await expect(view.locator('[data-me]')).toHaveAttribute('data-me', mine);
   await expect(view.locator('[data-me] a')).toHaveAttribute('href', `#/@/${mine}`);
   await expect(view.locator('[data-my-ratings] [data-perf="classic-bullet"] [data-rating]')).toHaveText(iAmX ? '1662?' : '1338?');
