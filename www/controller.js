@@ -150,6 +150,16 @@ export function createController() {
   const onlineCancelChallenge = onlineFeature.cancelChallenge;
   /** What the Online pane shows of the session and its room (see features/online.js). */
   const onlineRoom = onlineFeature.room;
+  // A seek or a challenge waits for the player who made it: signed in as
+  // someone else (or out), it is withdrawn rather than played for them.
+  let playerName = account.me()?.name ?? null;
+  account.onMe((me) => {
+    const was = playerName;
+    playerName = me?.name ?? null;
+    if (was === null || was === playerName) return;
+    if (onlineRoom().seek) void onlineCancelSeek();
+    if (onlineRoom().challenge) void onlineCancelChallenge();
+  });
 
   /** Playing and browsing (features/play.js). */
   const playing = createPlay({

@@ -22,7 +22,7 @@ import { t, tn, onLangChange } from './i18n.js';
 import { el, svgEl } from './dom.js';
 import { modalOpen } from './dialog.js';
 import { opponentHere } from './features/room.js';
-import { PLAY_HASH } from './playview.js';
+import { PLAY_HASH } from './api.js';
 
 /** The pause before the card, so the last mark and the winning line land first. */
 const SHOW_DELAY_MS = 450;
