@@ -55,7 +55,7 @@ test('an open challenge is accepted from the list; one by name is declined', asy
   await expect(root(page)).toHaveAttribute('data-online-state', 'challenging');
   // With the view closed, the status box says so and offers Cancel and the view again.
   await page.keyboard.press('Escape');
-  await expect(page.locator('#status')).toContainText(`Your challenge to ${theirs} waits`);
+  await expect(page.locator('#status')).toContainText(`Waiting for ${theirs} to answer`);
   await expect(page.locator('[data-action="status-cancel-seek"]')).toBeVisible();
   await expect(page.locator('[data-action="status-open-play"]')).toBeVisible();
 

@@ -602,7 +602,7 @@ export default {
   'challenge.waitingTo': 'Your challenge to {name} waits for an answer: {what}',
   'challenge.cancelling': 'Withdrawing the challenge…',
   'challenge.status': 'Your challenge waits for an opponent…',
-  'challenge.statusTo': 'Your challenge to {name} waits for an answer…',
+  'challenge.statusTo': 'Waiting for {name} to answer your challenge…',
   'challenge.ended.declined': 'Your challenge was declined.',
   'challenge.ended.withdrawn': 'Your challenge was withdrawn.',
   'challenge.ended.expired': 'Nobody accepted your challenge in time; it ended.',

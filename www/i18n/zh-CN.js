@@ -589,7 +589,7 @@ export default {
   'challenge.waitingTo': '你向 {name} 发出的挑战正在等待回复：{what}',
   'challenge.cancelling': '正在撤回挑战…',
   'challenge.status': '你的挑战正在等待对手…',
-  'challenge.statusTo': '你向 {name} 发出的挑战正在等待回复…',
+  'challenge.statusTo': '已挑战 {name}，等待回复…',
   'challenge.ended.declined': '你的挑战被拒绝了。',
   'challenge.ended.withdrawn': '你的挑战已撤回。',
   'challenge.ended.expired': '没有人及时接受你的挑战，挑战已结束。',
