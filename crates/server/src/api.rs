@@ -56,6 +56,11 @@ impl ApiError {
         self
     }
 
+    /// The request carries no live session.
+    pub(crate) fn signed_out() -> ApiError {
+        ApiError::new(StatusCode::UNAUTHORIZED, "signed-out", "no session")
+    }
+
     /// Nobody has the name asked for.
     pub(crate) fn no_such_player() -> ApiError {
         ApiError::new(
@@ -114,17 +119,19 @@ pub(crate) async fn me(app: &App, headers: &HeaderMap) -> Result<Option<Me>, Api
     }
 }
 
+/// The signed-in player; `signed-out` (401) without a live session.
+pub(crate) async fn session_player(app: &App, headers: &HeaderMap) -> Result<Me, ApiError> {
+    me(app, headers).await?.ok_or_else(ApiError::signed_out)
+}
+
 /// `GET /api/me`: `{"name"}` for the session, 401 without one.
 pub async fn get_me(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
-    match me(&app, &headers).await {
-        Ok(Some(me)) => renewed(
+    match session_player(&app, &headers).await {
+        Ok(me) => renewed(
             &app,
             &headers,
             Json(json!({ "name": me.name, "csrf": me.csrf })).into_response(),
         ),
-        Ok(None) => {
-            ApiError::new(StatusCode::UNAUTHORIZED, "signed-out", "no session").into_response()
-        }
         Err(e) => e.into_response(),
     }
 }
@@ -306,9 +313,7 @@ pub(crate) async fn changer(app: &App, headers: &HeaderMap) -> Result<Me, ApiErr
             "only this site's pages may do that",
         ));
     }
-    let me = me(app, headers)
-        .await?
-        .ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, "signed-out", "no session"))?;
+    let me = session_player(app, headers).await?;
     let token = headers
         .get(CSRF_HEADER)
         .and_then(|v| v.to_str().ok())
@@ -396,10 +401,7 @@ pub async fn get_sessions(State(app): State<Arc<App>>, headers: HeaderMap) -> Re
     let (me, secret) = match (me(&app, &headers).await, cookie_secret(&headers)) {
         (Ok(Some(me)), Some(secret)) => (me, secret),
         (Err(e), _) => return e.into_response(),
-        _ => {
-            return ApiError::new(StatusCode::UNAUTHORIZED, "signed-out", "no session")
-                .into_response()
-        }
+        _ => return ApiError::signed_out().into_response(),
     };
     match app.players.sessions(&me, secret).await {
         Ok(sessions) => Json(json!({ "sessions": sessions })).into_response(),

@@ -14,7 +14,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Value};
 
-use crate::api::{changer, me, renewed, ApiError};
+use crate::api::{changer, renewed, session_player, ApiError};
 use crate::app::App;
 use crate::network::client_of;
 use crate::players::history::{check_entry, MAX_BATCH};
@@ -126,12 +126,8 @@ pub async fn get_history(
         )
         .into_response();
     };
-    let me = match me(&app, &headers).await {
-        Ok(Some(me)) => me,
-        Ok(None) => {
-            return ApiError::new(StatusCode::UNAUTHORIZED, "signed-out", "no session")
-                .into_response()
-        }
+    let me = match session_player(&app, &headers).await {
+        Ok(me) => me,
         Err(e) => return e.into_response(),
     };
     match app.players.attached(&me, since.unwrap_or(0)).await {

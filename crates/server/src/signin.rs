@@ -28,7 +28,9 @@ use webauthn_rs::prelude::{
 };
 
 use crate::allowance::PerAddress;
-use crate::api::{changer, cookie_secret, from_this_site, me, renewed, with_cookie, ApiError};
+use crate::api::{
+    changer, cookie_secret, from_this_site, me, renewed, session_player, with_cookie, ApiError,
+};
 use crate::app::App;
 use crate::http::printable;
 use crate::network::client_of;
@@ -491,8 +493,7 @@ async fn set_password(
         .hash(move || credentials::hash_password(&password))
         .await?
         .map_err(|e| ApiError::store(&e))?;
-    let secret = cookie_secret(headers)
-        .ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, "signed-out", "no session"))?;
+    let secret = cookie_secret(headers).ok_or_else(ApiError::signed_out)?;
     app.players
         .set_password(&me, secret, phc)
         .await
@@ -665,12 +666,8 @@ fn label_of(sent: Option<&str>) -> String {
 /// `GET /api/me/passkeys`: `{"passkeys": [{"id", "label", "created",
 /// "used"}], "password": bool}`: what the player can sign in with.
 pub async fn get_passkeys(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
-    let me = match me(&app, &headers).await {
-        Ok(Some(me)) => me,
-        Ok(None) => {
-            return ApiError::new(StatusCode::UNAUTHORIZED, "signed-out", "no session")
-                .into_response()
-        }
+    let me = match session_player(&app, &headers).await {
+        Ok(me) => me,
         Err(e) => return e.into_response(),
     };
     let (rows, password) = (
