@@ -19,7 +19,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tower::ServiceExt;
 
 use crate::config::Config;
-use crate::network::{client_of, forwarded_client};
+use crate::network::{client_of, forwarded_client, is_trusted};
 
 /// The largest request head accepted; longer ones are answered 431.
 const MAX_HEAD_BYTES: usize = 16 * 1024;
@@ -35,7 +35,34 @@ Content-Length: 0\r\nConnection: close\r\n\r\n";
 /// WebSocket takes it over when its connection is upgraded (hyper's own
 /// connection future ends then), so game connections count too.
 #[derive(Clone)]
-pub struct ConnectionSlot(#[allow(dead_code)] Arc<(OwnedSemaphorePermit, Option<AddressSlot>)>);
+pub struct ConnectionSlot {
+    /// The place among all connections, and the client's unless it is a
+    /// trusted proxy's connection (whose clients are counted one by one).
+    held: Arc<(OwnedSemaphorePermit, Option<AddressSlot>)>,
+    per_address: PerAddress,
+    limit: usize,
+}
+
+/// A game connection's place under the per-address limit, held while it
+/// is open (see `ConnectionSlot::client_place`).
+pub struct ClientPlace(#[allow(dead_code)] Option<AddressSlot>);
+
+impl ConnectionSlot {
+    /// The place of a game connection from `client`: none more for a
+    /// direct connection, counted as it was accepted; one of `client`'s
+    /// places for a trusted proxy's connection, so that a client behind
+    /// the proxy holds no more game connections than one reaching the
+    /// server directly. `None` when `client` holds all its places.
+    #[must_use]
+    pub fn client_place(&self, client: IpAddr) -> Option<ClientPlace> {
+        if self.held.1.is_some() {
+            return Some(ClientPlace(None));
+        }
+        self.per_address
+            .take(client_of(client), self.limit)
+            .map(|slot| ClientPlace(Some(slot)))
+    }
+}
 
 /// Open connections per client (see `network.rs`).
 #[derive(Clone, Default)]
@@ -104,7 +131,7 @@ pub async fn serve(listener: TcpListener, app: Router, config: &Config) {
         };
         // A proxy's connections are its clients': they are counted per
         // client where each request says who that is (`ConnectInfo` below).
-        let trusted = config.trusted_proxies.contains(&remote.ip());
+        let trusted = is_trusted(remote.ip(), &config.trusted_proxies);
         let slot = if trusted {
             None
         } else {
@@ -120,7 +147,11 @@ pub async fn serve(listener: TcpListener, app: Router, config: &Config) {
             remote,
             app.clone(),
             (config.header_timeout, Arc::clone(&proxies)),
-            (permit, slot),
+            ConnectionSlot {
+                held: Arc::new((permit, slot)),
+                per_address: per_address.clone(),
+                limit: config.max_connections_per_address,
+            },
         ));
     }
 }
@@ -136,10 +167,9 @@ async fn connection(
     remote: SocketAddr,
     app: Router,
     (header_timeout, proxies): (Duration, Arc<[IpAddr]>),
-    held: (OwnedSemaphorePermit, Option<AddressSlot>),
+    slot: ConnectionSlot,
 ) {
     let _ = stream.set_nodelay(true);
-    let slot = ConnectionSlot(Arc::new(held));
     let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
         let client = forwarded_client(remote.ip(), request.headers(), &proxies);
         let from = SocketAddr::new(client, remote.port());

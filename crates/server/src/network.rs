@@ -23,6 +23,19 @@ pub fn client_of(ip: IpAddr) -> IpAddr {
     }
 }
 
+/// Whether `ip` is one of the `trusted` proxies: the very address (an
+/// IPv4 address also when written IPv4-mapped, as a dual-stack listener
+/// sees it), never its whole IPv6 /64, whose other hosts could then write
+/// the header.
+#[must_use]
+pub fn is_trusted(ip: IpAddr, trusted: &[IpAddr]) -> bool {
+    let plain = |ip: IpAddr| match ip {
+        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
+        IpAddr::V4(_) => ip,
+    };
+    trusted.iter().any(|t| plain(*t) == plain(ip))
+}
+
 /// The address a request from `peer` comes from: `peer` itself unless it
 /// is one of the `trusted` proxies, else the last address of
 /// `X-Forwarded-For` that is not a trusted proxy (each proxy appends the
@@ -31,8 +44,7 @@ pub fn client_of(ip: IpAddr) -> IpAddr {
 /// header stays the proxy's.
 #[must_use]
 pub fn forwarded_client(peer: IpAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> IpAddr {
-    let is_trusted = |ip: &IpAddr| trusted.iter().any(|t| client_of(*t) == client_of(*ip));
-    if !is_trusted(&peer) {
+    if !is_trusted(peer, trusted) {
         return peer;
     }
     let hops: Vec<&str> = headers
@@ -46,7 +58,7 @@ pub fn forwarded_client(peer: IpAddr, headers: &HeaderMap, trusted: &[IpAddr]) -
         let Ok(ip) = hop.parse::<IpAddr>() else {
             return peer;
         };
-        if !is_trusted(&ip) {
+        if !is_trusted(ip, trusted) {
             return ip;
         }
     }
@@ -74,6 +86,16 @@ mod tests {
         assert_eq!(client(proxy, "198.51.100.7, 10.0.0.2"), ip("198.51.100.7"));
         // An untrusted peer's header counts for nothing.
         assert_eq!(client(ip("203.0.113.9"), "1.2.3.4"), ip("203.0.113.9"));
+        // The proxy's neighbours in its /64 are not trusted; a dual-stack
+        // listener's IPv4-mapped form of the proxy is.
+        assert_eq!(
+            forwarded_client(ip("2001:db8::2"), &with("1.2.3.4"), &[ip("2001:db8::1")]),
+            ip("2001:db8::2")
+        );
+        assert_eq!(
+            client(ip("::ffff:10.0.0.2"), "198.51.100.7"),
+            ip("198.51.100.7")
+        );
         // Unreadable: the proxy's own address, never a guess.
         assert_eq!(client(proxy, "unknown"), proxy);
         assert_eq!(forwarded_client(proxy, &HeaderMap::new(), &trusted), proxy);

@@ -77,6 +77,14 @@ pub async fn upgrade(
     let Ok(waiting) = Arc::clone(&app.waiting_slots).try_acquire_owned() else {
         return busy("too many connections are waiting to enter a room; try again soon\n");
     };
+    // Behind a trusted proxy its clients are counted here, one by one.
+    let place = match &slot {
+        Some(Extension(slot)) => match slot.client_place(remote.ip()) {
+            Some(place) => Some(place),
+            None => return busy("too many connections from your address; close some first\n"),
+        },
+        None => None,
+    };
     let signed = signed_in(&app, &headers).await;
     // Small buffers: the frames are small, and the defaults (128 KiB each
     // way) would cost more memory per player than the whole rest of a game.
@@ -90,7 +98,7 @@ pub async fn upgrade(
         .max_write_buffer_size(64 * 1024)
         .on_upgrade(move |socket| async move {
             // The connection's places under the limits live as long as it.
-            let _places = (slot, game);
+            let _places = (slot, game, place);
             connection(socket, app, remote, waiting, signed).await;
         })
 }

@@ -4,6 +4,7 @@
 use crate::support::api::{json, player, secret, sign_up, signed_up, status};
 use crate::support::client::{classic, mv, Client};
 use crate::support::{fresh_db, header, small_site, Server};
+use std::io::{Read, Write};
 use std::time::Duration;
 
 use uttt_protocol::{ClientMessage, ErrorCode, Role, ServerMessage};
@@ -744,6 +745,8 @@ fn behind_a_trusted_proxy_each_forwarded_client_has_its_own_allowance() {
         db.to_str().unwrap(),
         "--trusted-proxy",
         "127.0.0.1",
+        "--max-connections-per-address",
+        "2",
     ]);
     for n in 1..=10 {
         assert_eq!(signup_from(&behind, "198.51.100.1"), 201, "player {n}");
@@ -751,6 +754,32 @@ fn behind_a_trusted_proxy_each_forwarded_client_has_its_own_allowance() {
     assert_eq!(signup_from(&behind, "198.51.100.1"), 429);
     // Another client of the proxy, though the address it wrote first is the same.
     assert_eq!(signup_from(&behind, "198.51.100.2"), 201);
+
+    // Game connections: each client behind the proxy holds as many as one
+    // reaching the server directly (two here), not the proxy's all.
+    let upgrade = |client: &str| {
+        let mut stream = std::net::TcpStream::connect(behind.addr).unwrap();
+        let addr = behind.addr;
+        write!(
+            stream,
+            "GET /ws HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://{addr}\r\nConnection: Upgrade\r\n\
+             Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\n\
+             Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nX-Forwarded-For: {client}\r\n\r\n"
+        )
+        .unwrap();
+        let mut head = Vec::new();
+        let mut byte = [0u8; 1];
+        while !head.ends_with(b"\r\n\r\n") && stream.read(&mut byte).unwrap() == 1 {
+            head.push(byte[0]);
+        }
+        (status(&String::from_utf8_lossy(&head)), stream)
+    };
+    let first = upgrade("198.51.100.3");
+    let second = upgrade("198.51.100.3");
+    assert_eq!((first.0, second.0), (101, 101));
+    assert_eq!(upgrade("198.51.100.3").0, 503);
+    assert_eq!(upgrade("198.51.100.4").0, 101);
+    drop((first, second));
     drop(behind);
 
     // Without the option, the header is anyone's to write and counts for nothing.
