@@ -51,13 +51,7 @@ pub async fn put_history(
         Err(e) => return e.into_response(),
     };
     if !app.attaches.take(client_of(remote.ip())) {
-        return ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "rate-limited",
-            "too many requests to keep games from this address; wait a little",
-        )
-        .retry_after(60 / u64::from(ATTACH_PER_MINUTE).max(1) + 1)
-        .into_response();
+        return too_many_requests();
     }
     let entries = match body {
         Ok(Json(Batch { entries })) => entries,
@@ -103,6 +97,17 @@ pub async fn put_history(
     }
 }
 
+/// The answer to an address past its allowance of history requests.
+fn too_many_requests() -> Response {
+    ApiError::new(
+        StatusCode::TOO_MANY_REQUESTS,
+        "rate-limited",
+        "too many requests for kept games from this address; wait a little",
+    )
+    .retry_after(60 / u64::from(ATTACH_PER_MINUTE).max(1) + 1)
+    .into_response()
+}
+
 /// The query of `GET /api/me/history`: entries stored since when.
 #[derive(serde::Deserialize)]
 pub struct SinceQuery {
@@ -112,9 +117,11 @@ pub struct SinceQuery {
 /// `GET /api/me/history?since=MS`: the signed-in player's attached games
 /// stored at or after `since` (all of them without it), oldest first, and
 /// `until`, the `since` of the next call. Their own only; 401 without a
-/// session.
+/// session. An answer can hold 500 games read on the store's one thread,
+/// so it spends the same allowance per address as sending them.
 pub async fn get_history(
     State(app): State<Arc<App>>,
+    ConnectInfo(remote): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     query: Result<Query<SinceQuery>, QueryRejection>,
 ) -> Response {
@@ -130,6 +137,9 @@ pub async fn get_history(
         Ok(me) => me,
         Err(e) => return e.into_response(),
     };
+    if !app.attaches.take(client_of(remote.ip())) {
+        return too_many_requests();
+    }
     match app.players.attached(&me, since.unwrap_or(0)).await {
         Ok((entries, until)) => renewed(
             &app,

@@ -198,6 +198,14 @@ fn a_bad_entry_refuses_its_batch_and_the_caps_hold() {
         .filter(|r| r.status == 429 && r.error() == "rate-limited")
         .count();
     assert!(refused > 0, "no request was held back");
+    // Reading them spends the same allowance, now spent.
+    let read = call(&server, "GET", "/api/me/history", &ann, "");
+    assert_eq!(
+        (read.status, read.error()),
+        (429, "rate-limited"),
+        "{}",
+        read.raw
+    );
 }
 
 /// `PUT /api/me/history` with `body`, written as far as the server reads it.
