@@ -79,12 +79,19 @@ enum Gone {
     Taken,
 }
 
-/// The waiting challenges, oldest first, and the ends of recent ones.
+/// How long an accepted challenge's room may take to be made before the
+/// lobby forgets it was under way (making one takes milliseconds).
+const STARTING_FORGET: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// The waiting challenges, oldest first, the ends of recent ones, and the
+/// accepted ones whose rooms are being made (by their challengers'
+/// connections: when, and whether the challenger withdrew meanwhile).
 #[derive(Default)]
 pub struct Challenges {
     waiting: Vec<Challenge>,
     ended: HashMap<String, Gone>,
     order: VecDeque<String>,
+    starting: HashMap<u64, (Instant, bool)>,
 }
 
 impl Challenges {
@@ -120,7 +127,10 @@ impl Challenges {
         Ok(id)
     }
 
-    /// Withdraws connection `conn`'s challenge; whether there was one.
+    /// Withdraws connection `conn`'s challenge; whether there was one. One
+    /// accepted whose room is being made is not withdrawn (its `joined`
+    /// follows), unless the room is not made: then it ends, withdrawn,
+    /// rather than wait again (see `restore`).
     pub(crate) fn cancel(&mut self, conn: u64) -> bool {
         match self
             .waiting
@@ -132,13 +142,30 @@ impl Challenges {
                 self.remember(gone.id, Gone::Ended(ChallengeEnd::Withdrawn));
                 true
             }
-            None => false,
+            None => {
+                if let Some((_, withdrawn)) = self.starting.get_mut(&conn) {
+                    *withdrawn = true;
+                }
+                false
+            }
         }
     }
 
-    /// Puts back a challenge whose accepter left before its room was made.
+    /// Puts back a challenge whose accepter left before its room was made;
+    /// one its challenger withdrew meanwhile ends, and they hear so.
     pub(crate) fn restore(&mut self, challenge: Challenge) {
+        self.order.retain(|id| *id != challenge.id);
         self.ended.remove(&challenge.id);
+        let conn = challenge.offer.challenger.conn;
+        if let Some((_, true)) = self.starting.remove(&conn) {
+            end(
+                challenge.offer.challenger,
+                &challenge.id,
+                ChallengeEnd::Withdrawn,
+            );
+            self.remember(challenge.id, Gone::Ended(ChallengeEnd::Withdrawn));
+            return;
+        }
         let at = self.waiting.partition_point(|c| c.since <= challenge.since);
         self.waiting.insert(at, challenge);
     }
@@ -169,6 +196,8 @@ impl Challenges {
         }
         let challenge = self.waiting.remove(i);
         self.remember(challenge.id.clone(), Gone::Taken);
+        self.starting
+            .insert(challenge.offer.challenger.conn, (Instant::now(), false));
         tokio::spawn(start(starter.clone(), challenge, accepter));
         Ok(())
     }
@@ -197,6 +226,8 @@ impl Challenges {
     /// waited their longest (their challengers hear `challengeEnded`).
     pub(crate) fn tidy(&mut self, now: Instant) {
         self.drop_closed();
+        self.starting
+            .retain(|_, (at, _)| now.duration_since(*at) < STARTING_FORGET);
         while self
             .waiting
             .first()
@@ -338,6 +369,7 @@ pub async fn get_challenges(State(app): State<Arc<App>>, headers: HeaderMap) -> 
         .collect();
     let for_you: Vec<_> = newest()
         .filter(|c| me.is_some() && c.to.as_ref().map(|(id, _)| *id) == me)
+        .take(MAX_LISTED)
         .map(view)
         .collect();
     let yours: Vec<_> = newest()
@@ -435,6 +467,47 @@ mod tests {
         }
         let refused = challenges.find(&id).unwrap_err();
         assert_eq!(refused.code, ErrorCode::ChallengeExpired);
+    }
+
+    /// Takes challenge `id` out as an accept does, its room then being made.
+    fn accepted(challenges: &mut Challenges, id: &str) -> Challenge {
+        let i = challenges.find(id).unwrap();
+        let challenge = challenges.waiting.remove(i);
+        challenges.remember(challenge.id.clone(), Gone::Taken);
+        challenges
+            .starting
+            .insert(challenge.offer.challenger.conn, (Instant::now(), false));
+        challenge
+    }
+
+    #[test]
+    fn a_challenge_withdrawn_while_its_room_is_made_never_waits_again() {
+        let mut challenges = Challenges::default();
+        // The accepter left: the challenge waits again, once, as it was.
+        let (kept, _kept_end) = offer(1);
+        let id = challenges.add(kept).unwrap();
+        let challenge = accepted(&mut challenges, &id);
+        challenges.restore(challenge);
+        assert_eq!(challenges.listed().len(), 1);
+        assert_eq!(challenges.order.iter().filter(|o| **o == id).count(), 0);
+
+        // Withdrawn meanwhile: it ends and its challenger hears so.
+        let (withdrawn, mut withdrawn_end) = offer(2);
+        let id = challenges.add(withdrawn).unwrap();
+        let challenge = accepted(&mut challenges, &id);
+        assert!(!challenges.cancel(2), "its joined may still follow");
+        challenges.restore(challenge);
+        assert_eq!(challenges.listed().len(), 1, "only the first waits");
+        match withdrawn_end.try_recv() {
+            Ok(Err(ServerMessage::ChallengeEnded { reason, .. })) => {
+                assert_eq!(reason, ChallengeEnd::Withdrawn);
+            }
+            _ => panic!("the challenger was not told"),
+        }
+        assert_eq!(
+            challenges.find(&id).unwrap_err().code,
+            ErrorCode::ChallengeWithdrawn
+        );
     }
 
     #[test]
