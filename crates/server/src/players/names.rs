@@ -8,7 +8,9 @@
 //! stands, where letters and digits meet, where a small letter meets a
 //! capital (`TheBotKing`), and before the last capital of a run of them
 //! followed by a small letter (`UTTTFan`): `Talbot` or `Engineer` is one
-//! word and no reserved one. Names are unique whatever their case: the store's
+//! word and no reserved one. The least ambiguous of them (`BOUNDED`)
+//! also begin or end no name, so that `theadmin` is refused too. Names are
+//! unique whatever their case: the store's
 //! column compares them without case.
 
 use getrandom::fill;
@@ -30,6 +32,12 @@ const RESERVED: [&str; 10] = [
     "anonymous",
     "deleted",
 ];
+
+/// Reserved words that begin or end no name either, even run together
+/// with another word in one case (`theadmin`, `UTTTOFFICIAL`): unlike
+/// `bot` (Talbot) or `support` (Supporter), no common name begins or ends
+/// with them.
+const BOUNDED: [&str; 5] = ["admin", "moderator", "uttt", "anonymous", "deleted"];
 
 const ADJECTIVES: [&str; 24] = [
     "Brave", "Calm", "Clever", "Quick", "Quiet", "Bold", "Bright", "Keen", "Lucky", "Merry",
@@ -86,7 +94,12 @@ pub fn check(name: &str) -> Result<(), NameError> {
     if !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
         return Err(NameError::Start);
     }
-    if words(name).any(|word| RESERVED.contains(&word.to_ascii_lowercase().as_str())) {
+    let lower = name.to_ascii_lowercase();
+    if words(name).any(|word| RESERVED.contains(&word.to_ascii_lowercase().as_str()))
+        || BOUNDED
+            .iter()
+            .any(|word| lower.starts_with(word) || lower.ends_with(word))
+    {
         return Err(NameError::Reserved);
     }
     Ok(())
@@ -150,6 +163,7 @@ mod tests {
             "Engineer",
             "Supporter",
             "Robotics",
+            "Badminton",
         ] {
             assert_eq!(check(good), Ok(()), "{good}");
         }
@@ -169,6 +183,9 @@ mod tests {
             ("xBot", NameError::Reserved),
             ("BOT", NameError::Reserved),
             ("my-engine", NameError::Reserved),
+            ("theadmin", NameError::Reserved),
+            ("UTTTOFFICIAL", NameError::Reserved),
+            ("moderatorx", NameError::Reserved),
         ];
         for (name, error) in bad {
             assert_eq!(check(name), Err(error), "{name}");
