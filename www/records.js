@@ -9,6 +9,11 @@
 // one, so the scores, which are counted from these entries, count it once.
 // A game may carry its review (see reviews.js); one that cannot be read is
 // dropped, the game kept.
+//
+// What is kept past MAX_GAMES: a game taken in from the account (`merge`,
+// marked `pulled`) never pushes out one finished in this browser. Over the
+// cap, the oldest pulled games go first, and this browser's own only when
+// no pulled game is left, oldest first too.
 
 import { cleanReview } from './reviews.js';
 
@@ -61,6 +66,7 @@ export const LEVEL_ORDER = LEVELS;
  *   tree?: string,
  *   line?: number,
  *   review?: ReturnType<typeof cleanReview>,
+ *   pulled?: true,
  * }} ArchiveEntry
  */
 
@@ -98,6 +104,7 @@ export function cleanEntry(raw) {
   };
   const kept = review === undefined ? null : cleanReview(review, record);
   if (kept) clean.review = kept;
+  if (raw.pulled === true) clean.pulled = true;
   return clean;
 }
 
@@ -231,7 +238,7 @@ export function createArchive(open = () => window.localStorage) {
         games.splice(same, 1);
       }
       games.push(entry);
-      return save(games.slice(-MAX_GAMES)) ? entry : null;
+      return save(capped(games)) ? entry : null;
     },
     /**
      * Keeps the lines of game `id` as they are now: `tree` (its record with
@@ -265,7 +272,8 @@ export function createArchive(open = () => window.localStorage) {
      * Takes games kept elsewhere (the account's, see historysync.js) into the
      * archive, by id: a game this archive has already stays as it is (the
      * local copy wins), but takes the other's review when it has none of the
-     * same record. The archive stays in date order, its newest MAX_GAMES.
+     * same record. A game taken in is marked `pulled`. The archive stays in
+     * date order; past MAX_GAMES, pulled games go first (see `capped`).
      * Returns how many entries changed (0: nothing was written).
      */
     merge(entries) {
@@ -277,7 +285,7 @@ export function createArchive(open = () => window.localStorage) {
         if (!entry?.id || !finished(entry)) continue;
         const known = byId.get(entry.id);
         if (known === undefined) {
-          byId.set(entry.id, games.push(entry) - 1);
+          byId.set(entry.id, games.push({ ...entry, pulled: true }) - 1);
           changed += 1;
         } else if (!games[known].review && entry.review && games[known].record === entry.record) {
           games[known] = { ...games[known], review: entry.review };
@@ -287,7 +295,7 @@ export function createArchive(open = () => window.localStorage) {
       if (changed === 0) return 0;
       const dated = games.map((g, i) => ({ g, i, at: Date.parse(g.date) }));
       dated.sort((a, b) => a.at - b.at || a.i - b.i);
-      return save(latestReviews(dated.map((d) => d.g).slice(-MAX_GAMES))) ? changed : 0;
+      return save(latestReviews(capped(dated.map((d) => d.g)))) ? changed : 0;
     },
     /** The stored entry of game `id`, or null. */
     find(id) {
@@ -304,6 +312,24 @@ export function createArchive(open = () => window.localStorage) {
       cache = { text: null, games: [] };
     },
   };
+}
+
+/**
+ * `games` (oldest first) cut to MAX_GAMES: the oldest pulled games go
+ * first, and this browser's own only when none is left, the oldest first.
+ */
+function capped(games) {
+  let over = games.length - MAX_GAMES;
+  if (over <= 0) return games;
+  const drop = new Set();
+  for (let i = 0; i < games.length && drop.size < over; i += 1) if (games[i].pulled) drop.add(i);
+  over -= drop.size;
+  for (let i = 0; i < games.length && over > 0; i += 1) {
+    if (drop.has(i)) continue;
+    drop.add(i);
+    over -= 1;
+  }
+  return games.filter((_, i) => !drop.has(i));
 }
 
 /** `games` with only the latest MAX_REVIEWS of them keeping their reviews. */

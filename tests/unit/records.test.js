@@ -281,10 +281,36 @@ test('games kept elsewhere merge by id: the local copy wins, takes a missing rev
   assert.deepEqual(here.review?.marks, '00000', 'the review it lacked is taken');
   // The same entries again change nothing.
   assert.equal(archive.merge([game('older', '2026-12-01T00:00:00.000Z')]), 0);
-  // The newest MAX_GAMES stay.
+  // Past MAX_GAMES the games taken in go first, the oldest first: this browser's own stays.
   const many = Array.from({ length: MAX_GAMES }, (_, i) => game(`g${i}`, new Date(Date.UTC(2027, 0, 1) + i * 1000).toISOString()));
   archive.merge(many);
   const kept = archive.load().games;
   assert.equal(kept.length, MAX_GAMES);
-  assert.equal(kept[0].id, 'g0');
+  assert.deepEqual(kept.slice(0, 2).map((g) => g.id), ['here', 'g1']);
+});
+
+test('games taken in from the account never push out this browser’s own', () => {
+  const storage = memoryStorage();
+  const archive = archiveOf(storage);
+  const game = (id, date) => ({
+    id, date, kind: 'classic', rules: 'standard', mode: 'human', level: null, levelO: null, side: null, result: 'x', record: 'classic:b2a1c1b1a3',
+  });
+  const at = (base, i) => new Date(Date.UTC(base, 0, 1) + i * 1000).toISOString();
+  // 400 games finished here; the account has 500 newer ones from another browser.
+  for (let i = 0; i < 400; i += 1) archive.add(game(`here${i}`, at(2026, i)));
+  const theirs = Array.from({ length: MAX_GAMES }, (_, i) => game(`there${i}`, at(2027, i)));
+  archive.merge(theirs);
+  let games = archive.load().games;
+  assert.equal(games.length, MAX_GAMES);
+  assert.equal(games.filter((g) => g.id.startsWith('here')).length, 400, 'every game of this browser stays');
+  assert.equal(games.filter((g) => g.pulled).length, 100, 'the newest 100 taken in');
+  assert.equal(games.find((g) => g.pulled)?.id, 'there400');
+  assert.equal(games.find((g) => g.id === 'here0')?.pulled, undefined);
+  // A game finished here later pushes out the oldest game taken in, not one of its own.
+  archive.add(game('later', at(2028, 0)));
+  games = archive.load().games;
+  assert.equal(games.length, MAX_GAMES);
+  assert.equal(games.filter((g) => g.id.startsWith('here')).length, 400);
+  assert.equal(games.find((g) => g.pulled)?.id, 'there401');
+  assert.equal(games.at(-1)?.id, 'later');
 });
