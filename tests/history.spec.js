@@ -2,7 +2,7 @@
 // "Attached games") against the real uttt-server that serves these tests:
 // a game finished and reviewed in one browser, attached in the account
 // panel, is in the history of a fresh browser signed in as the same
-// player, its review with it.
+// player once that browser attaches too, its review with it.
 
 import { test, expect } from './support/fixtures.js';
 import { open, showTab, choose, playAll, person } from './game-helpers.js';
@@ -16,7 +16,7 @@ async function openAccount(page) {
   return dialog;
 }
 
-test('a game attached in one browser is in the history of another signed in as the player', async ({ page, browser }) => {
+test('a game attached in one browser is in the history of another signed in and attached', async ({ page, browser }) => {
   const errors = [];
   await open(page);
   await choose(page, { kind: 'classic', mode: 'human' });
@@ -49,9 +49,12 @@ test('a game attached in one browser is in the history of another signed in as t
   await there.locator('[data-signin-password]').fill('correct horse battery');
   await there.locator('[data-action="signin-password"]').click();
   await expect(there.locator('[data-account-name]')).toHaveText(name);
-  // It came in: this browser has it, but sends nothing of its own until attached.
-  await expect(there.locator('[data-history-count]')).toHaveText('This browser has 1 finished game (1 with a review).');
+  // Signing in alone brings nothing here (a shared computer): only attaching does.
+  await expect(there.locator('[data-history-count]')).toHaveText('This browser has no finished games yet.');
   await expect(there.locator('[data-history-attached]')).toHaveAttribute('data-history-attached', 'false');
+  await there.locator('[data-action="attach-history"]').click();
+  await expect(there.locator('[data-history-attached]')).toHaveAttribute('data-history-attached', 'true');
+  await expect(there.locator('[data-history-count]')).toHaveText('This browser has 1 finished game (1 with a review).');
   await there.locator('[data-action="account-close"]').click();
   await showTab(other.page, 'stats');
   const games = other.page.getByTestId('history-list').locator('li');

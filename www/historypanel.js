@@ -1,8 +1,9 @@
 // @ts-check
 // The account panel's part for this browser's games (historysync.js):
 // "This browser has N finished games (M with reviews)", the button that
-// keeps them with the account, then the setting that sends the games this
-// browser finishes later, and what was kept.
+// keeps them with the account (with none, brings the account's here), then
+// the setting that sends the games this browser finishes later, and what
+// was kept.
 //
 // Test hooks: `[data-action="attach-history"]`, the part's
 // `[data-history-attached]` ("true" once this browser's games go to the
@@ -34,8 +35,9 @@ export function historyPart(sync, act) {
     node.dataset.historyAttached = String(attached);
     heading.textContent = t('history.heading');
     count.textContent = games === 0 ? t('history.none') : `${tn('history.count', games)}${reviews > 0 ? tn('history.reviews', reviews) : t('history.countEnd')}`;
-    attach.textContent = t('history.attach');
-    attach.hidden = attached || games === 0;
+    // With no games of its own, attaching brings the account's here (historysync.js).
+    attach.textContent = t(games === 0 ? 'history.attachNone' : 'history.attach');
+    attach.hidden = attached;
     setting.hidden = !attached;
     sending.checked = attached;
     sendingText.textContent = t('history.sending');

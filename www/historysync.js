@@ -2,9 +2,12 @@
 // The browser's games kept with the account (docs/api.md, "Attached
 // games"): the archive (records.js, the one owner of the local history)
 // sends its finished games to `PUT /api/me/history` once the player
-// attaches them, and every browser signed in to the account takes the
-// account's games into its own archive (`GET /api/me/history`), where the
-// statistics and the history list count them as its own.
+// attaches them, and a browser attached to the account takes the account's
+// games into its own archive (`GET /api/me/history`), where the statistics
+// and the history list count them as its own. Signing in alone takes
+// nothing in: a browser that never attached (a shared computer) keeps only
+// its own games. A game taken in never pushes out one of this browser's
+// (records.js, `merge`).
 //
 // Merging is by game id, and the local copy wins (records.js's `merge`):
 // a game this browser has stays as it is here, and only takes a review it
@@ -14,7 +17,9 @@
 //
 // What it keeps under its own key: whether this browser sends its new
 // games (the panel's setting, on once attached), for which player, the
-// `since` of the next reading, and what was sent of each game.
+// `since` of the next reading, and what was sent of each game. The
+// setting (`on`, `who`) is the player's: a sync writes only `since` and
+// `sent`, over the setting as it is stored then.
 
 import { api, Refusal } from './accountapi.js';
 
@@ -90,23 +95,45 @@ export function createHistorySync({ archive, account, archiveChanged }) {
     return state;
   };
 
-  /** Takes the account's games in, then sends this browser's new ones when it sends. */
+  /**
+   * Keeps what a sync owns (`since`, `sent`) for player `who`, over the
+   * setting as stored now (the player may change it while a sync waits);
+   * nothing when another player's state is stored by then.
+   */
+  const keep = (who, { since, sent }) => {
+    const now = read();
+    if (now.who === who) write({ ...now, since, sent });
+  };
+
+  /** While this browser is attached: takes the account's games in, then sends this browser's new ones. */
   const syncOnce = async () => {
     const me = account.me();
     const state = mine();
-    if (!me || !state) return;
-    const answer = await api('GET', `me/history?since=${state.since}`);
-    const entries = Array.isArray(answer?.entries) ? answer.entries : [];
-    for (const entry of entries) if (entry?.id) state.sent[entry.id] = signature(entry);
-    state.since = Number(answer?.until) || state.since;
-    write(state);
-    if (archive.merge(entries) > 0) archiveChanged();
-    if (!state.on) {
+    if (!me || !state?.on) {
       setStatus({ state: 'idle', kept: null });
       return;
     }
+    /** Whether this browser is still attached for this player (the player may turn it off, or another sign in, meanwhile). */
+    const sending = () => {
+      const now = read();
+      return now.on && now.who === me.name;
+    };
+    const answer = await api('GET', `me/history?since=${state.since}`);
+    if (!sending()) {
+      // Turned off while asking: nothing taken in, and the next reading starts where this one did.
+      setStatus({ state: 'idle', kept: null });
+      return;
+    }
+    const entries = Array.isArray(answer?.entries) ? answer.entries : [];
+    for (const entry of entries) if (entry?.id) state.sent[entry.id] = signature(entry);
+    state.since = Number(answer?.until) || state.since;
+    keep(me.name, state);
+    if (archive.merge(entries) > 0) archiveChanged();
     setStatus({ state: 'sending', kept: status.kept });
-    const pending = finishedGames().filter((g) => state.sent[g.id] !== signature(g));
+    // `pulled` is the archive's own mark (records.js), not a field the server takes.
+    const pending = finishedGames()
+      .filter((g) => state.sent[g.id] !== signature(g))
+      .map(({ pulled: _pulled, ...g }) => g);
     let kept = status.kept;
     /** Sends `batch`; one the server refuses as invalid is sent a game at a time, to leave out the bad ones. */
     const send = async (batch) => {
@@ -119,10 +146,11 @@ export function createHistorySync({ archive, account, archiveChanged }) {
         if (batch.length > 1) for (const g of batch) await send([g]);
       }
       for (const g of batch) state.sent[g.id] = signature(g);
-      write(state);
+      keep(me.name, state);
     };
-    for (let i = 0; i < pending.length; i += BATCH) await send(pending.slice(i, i + BATCH));
-    setStatus({ state: 'done', kept });
+    // Sending turned off meanwhile stops it before the next batch.
+    for (let i = 0; i < pending.length && sending(); i += BATCH) await send(pending.slice(i, i + BATCH));
+    setStatus({ state: sending() ? 'done' : 'idle', kept });
   };
 
   /** Runs a sync now, or once more after the one under way; a failure waits and tries again. */

@@ -651,6 +651,7 @@ export default {
   'history.reviews': { one: ' ({count} with a review).', other: ' ({count} with reviews).' },
   'history.countEnd': '.',
   'history.attach': 'Keep them with your account',
+  'history.attachNone': 'Bring your account’s games here',
   'history.sending': 'Also keep the games this browser finishes later',
   'history.busy': 'Keeping your games…',
   'history.waiting': 'Your account cannot be reached just now; trying again later.',

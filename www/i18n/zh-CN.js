@@ -638,6 +638,7 @@ export default {
   'history.reviews': { other: '（其中 {count} 局有复盘）。' },
   'history.countEnd': '。',
   'history.attach': '保存到你的账户',
+  'history.attachNone': '把账户中的对局带到这里',
   'history.sending': '以后在此浏览器下完的对局也保存到账户',
   'history.busy': '正在保存你的对局…',
   'history.waiting': '暂时无法连接你的账户，稍后会再试。',
