@@ -3,7 +3,7 @@
 // - when a move ends the game (a change that `ended` it), a card says the result in
 //   words for the person, names the winning line (the board shows it
 //   through `[data-line]`), and offers Rematch, Review, Share and Close
-//   (and to an online game's player New opponent: the Play view). It
+//   (and to an online game's player New opponent: out of the room, Play now). It
 //   never covers the board: it takes the place of the top bar and the turn
 //   (which only repeat the result then), above the board in portrait and in
 //   the column beside it in landscape (game.css). It is not modal: the
@@ -22,7 +22,7 @@ import { t, tn, onLangChange } from './i18n.js';
 import { el, svgEl } from './dom.js';
 import { modalOpen } from './dialog.js';
 import { opponentHere } from './features/room.js';
-import { PLAY_HASH } from './api.js';
+import { newOpponent } from './playview.js';
 
 /** The pause before the card, so the last mark and the winning line land first. */
 const SHOW_DELAY_MS = 450;
@@ -365,7 +365,7 @@ export function initEndCard(controller, { tabs } = {}) {
   statusRematch?.addEventListener('click', startRematch);
   another.addEventListener('click', () => {
     hide();
-    location.hash = PLAY_HASH;
+    newOpponent(controller);
   });
   review.addEventListener('click', () => {
     hide();

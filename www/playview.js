@@ -29,6 +29,18 @@ import { initSeekStatus } from './seekstatus.js';
  */
 
 /**
+ * The end card's New opponent, after an online game: out of its room
+ * first, as Play now is not offered while in one (the game is over, so
+ * leaving gives nothing up: onlinepanel.js's `leavingResigns`), then the
+ * Play view, its Play now shown.
+ * @param {Controller} controller
+ */
+export function newOpponent(controller) {
+  controller.onlineLeave();
+  location.hash = PLAY_HASH;
+}
+
+/**
  * Adds the Play view to `views` (views.js's router) and the seek's
  * actions to the status box. `playNow` is the Online tab's Play now
  * (onlinepanel.js makes it and keeps it drawn); `home` is where its row of
