@@ -147,7 +147,7 @@ pub fn offered() -> Vec<SeekOptions> {
 pub struct Lobby {
     queue: mpsc::Sender<LobbyCommand>,
     counts: Arc<Mutex<Counts>>,
-    challenges: Arc<Mutex<Vec<Listed>>>,
+    challenges: Arc<Mutex<Arc<Vec<Listed>>>>,
 }
 
 impl Lobby {
@@ -156,7 +156,7 @@ impl Lobby {
     pub fn start(hub: Arc<Hub>) -> Lobby {
         let (queue, commands) = mpsc::channel(QUEUE);
         let counts = Arc::new(Mutex::new(Vec::new()));
-        let challenges = Arc::new(Mutex::new(Vec::new()));
+        let challenges = Arc::new(Mutex::new(Arc::new(Vec::new())));
         let starter = Starter {
             hub,
             lobby: queue.downgrade(),
@@ -173,12 +173,13 @@ impl Lobby {
         }
     }
 
-    /// Every challenge waiting now, oldest first.
+    /// Every challenge waiting now, oldest first: shared, so that a reader
+    /// holds the lobby's lock only to take it.
     #[must_use]
-    pub fn challenges(&self) -> Vec<Listed> {
+    pub fn challenges(&self) -> Arc<Vec<Listed>> {
         self.challenges
             .lock()
-            .map(|c| c.clone())
+            .map(|c| Arc::clone(&c))
             .unwrap_or_default()
     }
 
@@ -334,8 +335,9 @@ async fn run(hub: Starter, mut commands: mpsc::Receiver<LobbyCommand>, published
             }
         }
         publish(&pools, &published.counts);
-        if let Ok(mut listed) = published.challenges.lock() {
-            *listed = challenges.listed();
+        let listed = Arc::new(challenges.listed());
+        if let Ok(mut published) = published.challenges.lock() {
+            *published = listed;
         }
     }
 }
@@ -343,7 +345,7 @@ async fn run(hub: Starter, mut commands: mpsc::Receiver<LobbyCommand>, published
 /// Where the lobby writes what the API reads.
 struct Published {
     counts: Arc<Mutex<Counts>>,
-    challenges: Arc<Mutex<Vec<Listed>>>,
+    challenges: Arc<Mutex<Arc<Vec<Listed>>>>,
 }
 
 /// Writes the pools' sizes where `GET /api/pools` reads them.
