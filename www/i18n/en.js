@@ -652,7 +652,7 @@ export default {
   'history.countEnd': '.',
   'history.attach': 'Keep them with your account',
   'history.attachNone': 'Bring your account’s games here',
-  'history.sending': 'Also keep the games this browser finishes later',
+  'history.sending': 'Keep this browser and your account in step (games finished later too)',
   'history.busy': 'Keeping your games…',
   'history.waiting': 'Your account cannot be reached just now; trying again later.',
   'history.kept': { one: 'Your account keeps {count} game from your browsers. Only you see it.', other: 'Your account keeps {count} games from your browsers. Only you see them.' },

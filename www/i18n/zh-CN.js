@@ -639,7 +639,7 @@ export default {
   'history.countEnd': '。',
   'history.attach': '保存到你的账户',
   'history.attachNone': '把账户中的对局带到这里',
-  'history.sending': '以后在此浏览器下完的对局也保存到账户',
+  'history.sending': '让此浏览器与账户的对局保持同步（包括以后下完的对局）',
   'history.busy': '正在保存你的对局…',
   'history.waiting': '暂时无法连接你的账户，稍后会再试。',
   'history.kept': { other: '你的账户保存了 {count} 局来自你的浏览器的对局，只有你能看到。' },
