@@ -46,7 +46,8 @@ impl Options {
 /// Runs the page's figure specs `runs` times, one at a time, and prints
 /// the table.
 pub fn run(root: &Path, options: &Options) -> Result {
-    let served = ServedDist::start(root, "page-bench")?;
+    let bin = crate::server::build(root, crate::server::Profile::Dev)?;
+    let served = ServedDist::start(root, "page-bench", bin)?;
     let args: Vec<String> = [
         "--project",
         "quiet",

@@ -368,13 +368,7 @@ fn bots_play_online(root: &Path) -> Result {
     use std::io::{BufRead, BufReader};
     use std::process::Stdio;
     use std::time::Duration;
-    cmd::run(
-        cargo()
-            .current_dir(root)
-            .args(["build", "-p", "uttt-server", "-p", "uttt-cli"]),
-        "the server and terminal builds",
-    )?;
-    let debug = build::target_dir(root).join("debug");
+    let debug = test_binaries(root)?;
     let db = scratch(root)?.join("online-layer.sqlite3");
     let running = server::start(&debug.join("uttt-server"), root, "/", &db)?;
     let uttt = debug.join("uttt");
@@ -436,6 +430,24 @@ fn bots_play_online(root: &Path) -> Result {
 }
 
 /// Scratch space of the test command inside the target directory.
+/// The folder of the workspace's binaries as `cargo test` builds them (its
+/// features, with the dev-dependencies' features unified in): after the
+/// native layer nothing is built again, where `cargo build` of the same
+/// packages compiles some ninety crates again, with other features.
+fn test_binaries(root: &Path) -> Result<PathBuf> {
+    cmd::run(
+        cargo().current_dir(root).args([
+            "test",
+            "--workspace",
+            "--features",
+            TEST_FEATURES,
+            "--no-run",
+        ]),
+        "the test builds",
+    )?;
+    Ok(build::target_dir(root).join("debug"))
+}
+
 fn scratch(root: &Path) -> Result<PathBuf> {
     let dir = build::target_dir(root).join("uttt-xtask");
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
@@ -488,7 +500,8 @@ fn wasm_tests(root: &Path) -> std::result::Result<Counts, (String, Counts)> {
 
 fn end_to_end(root: &Path, extra_args: &[String]) -> std::result::Result<Counts, (String, Counts)> {
     let fail = |message: String| (message, Counts::default());
-    let served = ServedDist::start(root, "e2e").map_err(fail)?;
+    let bin = test_binaries(root).map_err(fail)?.join("uttt-server");
+    let served = ServedDist::start(root, "e2e", bin).map_err(fail)?;
     let mut command = served.playwright(root, extra_args);
     let result = cmd::run(&mut command, "the Playwright tests");
     let counts = std::fs::read_to_string(&served.report)
@@ -520,8 +533,9 @@ impl ServedDist {
     /// Builds the page and dist/, makes sure of the browser, the fonts and
     /// the npm packages, and serves dist/ under a sub-path, as on a GitHub
     /// Pages project site, so any root-relative URL in the page breaks a
-    /// test. `name` keeps the database and report of each user apart.
-    pub fn start(root: &Path, name: &str) -> Result<ServedDist> {
+    /// test. `name` keeps the database and report of each user apart;
+    /// `bin` is the server's binary.
+    pub fn start(root: &Path, name: &str, bin: PathBuf) -> Result<ServedDist> {
         build::build(root)?;
         let scratch = scratch(root)?;
         let dist = scratch.join("dist");
@@ -529,7 +543,6 @@ impl ServedDist {
         setup::ensure_browser()?;
         setup::ensure_cjk_font()?;
         setup::ensure_npm_packages(root)?;
-        let bin = server::build(root, server::Profile::Dev)?;
         let db = scratch.join(format!("{name}-rooms.sqlite3"));
         let running = server::start(&bin, &dist, "/uttt/", &db)?;
         println!("xtask: serving the dist folder at {}", running.url);
