@@ -32,6 +32,11 @@ colour: ColourChoice,
  */
 clock: ClockSetting | null, 
 /**
+ * Days per move, for a correspondence game (never with a clock;
+ * absent: none).
+ */
+days?: number, 
+/**
  * Whether its games change the players' ratings: only between two
  * signed-in players (absent: not rated).
  */
@@ -46,9 +51,13 @@ kind: Kind,
  */
 rules: RuleSet, 
 /**
- * The clock, or none (a correspondence game).
+ * The clock (none for a correspondence game).
  */
 clock: ClockSetting | null, 
+/**
+ * Days per move, for a correspondence game (absent: none).
+ */
+days?: number, 
 /**
  * Rated (for signed-in players), or casual.
  */

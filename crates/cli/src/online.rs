@@ -171,6 +171,7 @@ fn room_options(p: &crate::args::Parsed) -> Result<RoomOptions, UsageError> {
     };
     let clock = p.value("clock").map(parse_clock).transpose()?;
     Ok(RoomOptions {
+        days: None,
         kind,
         rules: if kind == Kind::Classic {
             RuleSet::Standard

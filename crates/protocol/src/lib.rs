@@ -100,6 +100,34 @@ impl ClockSetting {
     }
 }
 
+/// The days a move may take in a correspondence game, as offered: each
+/// move resets the mover's time to this many days.
+pub const DAYS_PER_MOVE: [u8; 6] = [1, 2, 3, 5, 7, 14];
+
+/// Whether a game's timing is one the server accepts: a live clock within
+/// its limits or days per move from [`DAYS_PER_MOVE`], never both, and one
+/// of them when `needed` (rated games, and every Play now game).
+///
+/// # Errors
+/// What is wrong, in words for the player.
+pub fn check_timing(
+    clock: Option<ClockSetting>,
+    days: Option<u8>,
+    needed: bool,
+) -> Result<(), &'static str> {
+    match (clock, days) {
+        (Some(_), Some(_)) => Err("a game has a clock or days per move, not both"),
+        (Some(clock), None) if !clock.is_valid() => {
+            Err("a clock has 10 to 3600 seconds and adds 0 to 60 seconds a move")
+        }
+        (None, Some(days)) if !DAYS_PER_MOVE.contains(&days) => {
+            Err("days per move are 1, 2, 3, 5, 7 or 14")
+        }
+        (None, None) if needed => Err("rated and Play now games have a clock or days per move"),
+        _ => Ok(()),
+    }
+}
+
 /// How a room is set up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -113,10 +141,26 @@ pub struct RoomOptions {
     pub colour: ColourChoice,
     /// The clock, or none.
     pub clock: Option<ClockSetting>,
+    /// Days per move, for a correspondence game (never with a clock;
+    /// absent: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub days: Option<u8>,
     /// Whether its games change the players' ratings: only between two
     /// signed-in players (absent: not rated).
     #[serde(default)]
     pub rated: bool,
+}
+
+impl RoomOptions {
+    /// Whether the server accepts these options (see [`check_timing`]: a
+    /// rated game has a clock or days per move).
+    ///
+    /// # Errors
+    /// What is wrong, in words for the player.
+    pub fn check(&self) -> Result<(), &'static str> {
+        check_timing(self.clock, self.days, self.rated)
+    }
 }
 
 /// What a player asks for with Play now: a game of these settings against
@@ -129,10 +173,25 @@ pub struct SeekOptions {
     pub kind: Kind,
     /// Standard or tie-break (Classic always plays standard).
     pub rules: RuleSet,
-    /// The clock, or none (a correspondence game).
+    /// The clock (none for a correspondence game).
     pub clock: Option<ClockSetting>,
+    /// Days per move, for a correspondence game (absent: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub days: Option<u8>,
     /// Rated (for signed-in players), or casual.
     pub rated: bool,
+}
+
+impl SeekOptions {
+    /// Whether the server pairs these options: a clock or days per move
+    /// (see [`check_timing`]).
+    ///
+    /// # Errors
+    /// What is wrong, in words for the player.
+    pub fn check(&self) -> Result<(), &'static str> {
+        check_timing(self.clock, self.days, true)
+    }
 }
 
 /// A frame from a client. Variants without data are written `{}` so that
@@ -737,6 +796,7 @@ mod tests {
         let messages = [
             ClientMessage::Create {
                 options: RoomOptions {
+                    days: None,
                     kind: Kind::Ultimate,
                     rules: RuleSet::Tiebreak,
                     colour: ColourChoice::Random,
@@ -868,6 +928,7 @@ mod tests {
         let state = RoomState {
             room: "r".into(),
             options: RoomOptions {
+                days: None,
                 kind: Kind::Classic,
                 rules: RuleSet::Standard,
                 colour: ColourChoice::X,

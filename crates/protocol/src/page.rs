@@ -93,6 +93,7 @@ fn rooms() -> Vec<RoomState> {
                     rooms.push(RoomState {
                         room: "abc".into(),
                         options: RoomOptions {
+                            days: None,
                             kind: Kind::Ultimate,
                             rules: RuleSet::Standard,
                             colour: ColourChoice::Random,

@@ -292,6 +292,7 @@ pub async fn get_pools(State(app): State<Arc<App>>) -> Response {
                 "kind": seek.kind,
                 "rules": seek.rules,
                 "clock": seek.clock,
+                "days": seek.days,
                 "rated": seek.rated,
                 "waiting": waiting,
             })

@@ -8,7 +8,7 @@
 //! aborted, not rated.
 
 use rusqlite::{params, Connection, OptionalExtension};
-use uttt_protocol::Side;
+use uttt_protocol::{RoomOptions, Side};
 
 use crate::game::OnlineGame;
 use crate::rating::{rate, Perf, Rating, Score};
@@ -23,6 +23,15 @@ pub const RATED_PLIES: u32 = 4;
 ///
 /// # Errors
 /// When the database refused: the caller's transaction is then not
+/// A game's timing as the archive keeps it: its clock, or `{"days": N}`.
+fn timing(options: &RoomOptions) -> Option<String> {
+    match (options.clock, options.days) {
+        (Some(clock), _) => serde_json::to_string(&clock).ok(),
+        (None, Some(days)) => Some(serde_json::json!({ "days": days }).to_string()),
+        (None, None) => None,
+    }
+}
+
 /// committed, so the game's end is not saved either.
 pub fn archive_end(
     connection: &Connection,
@@ -54,9 +63,7 @@ pub fn archive_end(
             o.map(|p| p.id),
             snapshot.record,
             serde_json::to_string(&result).unwrap_or_default(),
-            options
-                .clock
-                .map(|c| serde_json::to_string(&c).unwrap_or_default()),
+            timing(&options),
             sql_ms(now_ms),
         ],
     )?;

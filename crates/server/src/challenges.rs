@@ -394,6 +394,7 @@ fn view(c: &Listed) -> serde_json::Value {
         "kind": o.kind,
         "rules": o.rules,
         "clock": o.clock,
+        "days": o.days,
         "rated": o.rated,
         "side": o.colour,
         "since": c.since_ms,
@@ -417,6 +418,7 @@ mod tests {
         let (out, _) = mpsc::channel(1);
         let (paired, pairing) = oneshot::channel();
         let options = RoomOptions {
+            days: None,
             kind: Kind::Ultimate,
             rules: RuleSet::Standard,
             colour: ColourChoice::Random,

@@ -19,7 +19,7 @@ use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::app::App;
 use crate::site::{self, Route};
-use crate::{api, history, qr, signin, ws};
+use crate::{api, history, playing, qr, signin, ws};
 
 /// The page's own Content-Security-Policy (its `<meta>` in index.html)
 /// plus what only a header can say: no page may frame the game.
@@ -98,6 +98,7 @@ pub fn router(app: Arc<App>) -> Router {
             .route(&format!("{base}api/signout"), post(api::post_sign_out))
             .route(&format!("{base}api/players/{{name}}"), get(api::get_player))
             .route(&format!("{base}api/pools"), get(api::get_pools))
+            .route(&format!("{base}api/me/playing"), get(playing::get_playing))
             .route(
                 &format!("{base}api/challenges"),
                 get(crate::challenges::get_challenges),
@@ -120,6 +121,10 @@ pub fn router(app: Arc<App>) -> Router {
                     .put(history::put_history)
                     .layer(DefaultBodyLimit::max(history::MAX_BODY_BYTES)),
             );
+    }
+    #[cfg(feature = "failpoints")]
+    {
+        routes = routes.route("/test/clock", post(playing::post_test_clock));
     }
     let mut router = routes
         .fallback(static_file)

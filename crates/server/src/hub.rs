@@ -25,7 +25,7 @@ use axum::extract::ws::Utf8Bytes;
 use tokio::sync::{mpsc, oneshot};
 use uttt_protocol::{write, ClientMessage, ErrorCode, Refusal, Role, RoomOptions, ServerMessage};
 
-use crate::clock::epoch_ms;
+use crate::clock::{epoch_ms, now_ms, wall_at_zero};
 use crate::pace::Pace;
 use crate::players::Player;
 use crate::room::{Room, Snapshot};
@@ -44,6 +44,8 @@ const ROOM_QUEUE_WAIT: Duration = Duration::from_secs(5);
 /// gave up all the same is taken back before anyone hears of it (see
 /// `handle`): an error always means nothing changed.
 const ROOM_ANSWER: Duration = Duration::from_secs(30);
+/// A player's games in play listed at most (`GET /api/me/playing`).
+const MAX_PLAYING: u32 = 200;
 /// Connections in one room at most (two players and their watchers).
 const MAX_MEMBERS: usize = 256;
 
@@ -79,6 +81,10 @@ pub enum Command {
         /// The connection.
         conn: u64,
     },
+    /// Look at the clock: a correspondence game past its deadline by the
+    /// wall clock ends now (the room's timer runs on the monotonic clock,
+    /// which a suspended machine does not count).
+    Wake,
     /// Makes the room's task panic: the tests of what one room's failure
     /// does to the others.
     #[cfg(test)]
@@ -126,16 +132,6 @@ pub struct Hub {
 #[must_use]
 pub fn coin() -> bool {
     random_bytes::<1>().is_ok_and(|[b]| b & 1 == 1)
-}
-
-/// The clock the rooms run on: milliseconds of a monotonic clock since the
-/// process started, so a step of the wall clock (NTP) never charges or
-/// refunds anyone's time. The store keeps only durations, never these.
-#[must_use]
-pub fn now_ms() -> u64 {
-    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
-    let start = *START.get_or_init(Instant::now);
-    u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX)
 }
 
 /// `bytes` random bytes from the operating system, written in a 32-letter
@@ -237,6 +233,43 @@ impl Hub {
         Ok(restored)
     }
 
+    /// Wakes the correspondence games whose side to move has run out of
+    /// days by the wall clock (a hundred at most a call): a room not in
+    /// memory is read back, so that it ends its game on time as it ends
+    /// any (stored, rated, told). Returns how many were woken.
+    pub async fn wake_overdue(self: &Arc<Hub>) -> usize {
+        let overdue = match self.store.overdue(epoch_ms(), 100).await {
+            Ok(overdue) => overdue,
+            Err(e) => {
+                eprintln!("uttt-server: overdue games cannot be read: {e}");
+                return 0;
+            }
+        };
+        let mut woken = 0;
+        for snapshot in overdue {
+            let code = snapshot.code.clone();
+            let in_memory = lock(&self.rooms).get(&code).cloned();
+            if let Some(queue) = in_memory {
+                woken += usize::from(queue.try_send(Command::Wake).is_ok());
+                continue;
+            }
+            match self.revive(snapshot) {
+                Ok(_) => woken += 1,
+                Err(e) => eprintln!("uttt-server: room {code} is not read back: {e}"),
+            }
+        }
+        woken
+    }
+
+    /// Player `player`'s games in play, as stored (every change is stored
+    /// before anyone hears of it), the most recently changed first.
+    ///
+    /// # Errors
+    /// When the store cannot be read.
+    pub async fn playing(&self, player: i64) -> Result<Vec<Snapshot>, String> {
+        self.store.playing(player, MAX_PLAYING).await
+    }
+
     /// Starts the task of a stored room, unless it is in memory already;
     /// returns its queue.
     fn revive(self: &Arc<Hub>, snapshot: Snapshot) -> Result<mpsc::Sender<Command>, String> {
@@ -244,7 +277,7 @@ impl Hub {
         if let Some(queue) = rooms.get(&snapshot.code) {
             return Ok(queue.clone());
         }
-        let room = Room::restore(snapshot, self.limits.grace_ms, now_ms())?;
+        let room = Room::restore(snapshot, self.limits.grace_ms, now_ms(), wall_at_zero())?;
         let (queue, commands) = mpsc::channel(ROOM_QUEUE);
         rooms.insert(room.code.clone(), queue.clone());
         let saved = room.snapshot();
@@ -272,24 +305,13 @@ impl Hub {
         player: Option<Player>,
         out: Outbox,
     ) -> Result<Membership, Refusal> {
-        if options.clock.is_some_and(|c| !c.is_valid()) {
-            return Err(Refusal::new(
-                ErrorCode::BadOptions,
-                "a clock has 10 to 3600 seconds and adds 0 to 60 seconds a move",
-            ));
-        }
+        options
+            .check()
+            .map_err(|why| Refusal::new(ErrorCode::BadOptions, why))?;
         if options.rated && player.is_none() {
             return Err(Refusal::new(
                 ErrorCode::BadOptions,
                 "a rated game is for signed-in players",
-            ));
-        }
-        // Without a clock a player could stall a rated game for ever
-        // rather than lose it.
-        if options.rated && options.clock.is_none() {
-            return Err(Refusal::new(
-                ErrorCode::BadOptions,
-                "a rated game has a clock",
             ));
         }
         // Full first: a refused attempt does not spend the client's quota.
@@ -321,6 +343,7 @@ impl Hub {
         let mut room = Room::new(code.clone(), options, token.clone(), coin());
         room.assign_player(Role::Seat0, player);
         room.grace_ms = self.limits.grace_ms;
+        room.wall = wall_at_zero();
         let saved = room.snapshot();
         self.store
             .save(saved.clone())
@@ -658,7 +681,7 @@ async fn room_task(
             Command::Act { reply, .. } => {
                 let _ = reply.send(Err(gone()));
             }
-            Command::Gone { .. } => {}
+            Command::Gone { .. } | Command::Wake => {}
             #[cfg(test)]
             Command::Crash => {}
         }
@@ -753,7 +776,7 @@ async fn handle(
                 return Tell::Nobody;
             }
             let result = room
-                .join(token.as_deref(), new_token, now)
+                .join(token.as_deref(), player.as_ref(), new_token, now)
                 .inspect(|(role, _)| {
                     room.assign_player(*role, player);
                 });
@@ -835,6 +858,8 @@ async fn handle(
             }
             None => Tell::Nobody,
         },
+        // Settled before it was handled.
+        Command::Wake => Tell::Nobody,
     }
 }
 
@@ -953,6 +978,7 @@ mod tests {
 
     fn options() -> RoomOptions {
         RoomOptions {
+            days: None,
             kind: Kind::Classic,
             rules: RuleSet::Standard,
             colour: ColourChoice::X,

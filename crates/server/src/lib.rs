@@ -28,6 +28,7 @@ pub mod lobby;
 pub mod network;
 pub mod pace;
 pub mod players;
+pub mod playing;
 pub mod qr;
 pub mod rating;
 pub mod room;
@@ -46,6 +47,20 @@ pub use config::Config;
 /// How long a stop may take: closing the game connections, then the
 /// store's last writes.
 const STOP_WITHIN: Duration = Duration::from_secs(10);
+
+/// How often the stored correspondence games are looked over for a side
+/// out of its days (a minute late at most, in games of days a move).
+const OVERDUE_EVERY: Duration = Duration::from_secs(60);
+
+/// Ends on time, for as long as the server runs, the correspondence games
+/// not in memory whose side to move has run out of days.
+async fn watch_overdue(hub: Arc<hub::Hub>) {
+    let mut every = tokio::time::interval(OVERDUE_EVERY);
+    loop {
+        every.tick().await;
+        hub.wake_overdue().await;
+    }
+}
 
 /// Binds, opens the store and brings back its unfinished games, prints
 /// the address it serves (`uttt-server: serving http://ADDR/PREFIX`, the
@@ -74,6 +89,7 @@ pub async fn run(mut config: Config, stop: impl Future<Output = ()>) -> Result<(
             config.db.display()
         );
     }
+    tokio::spawn(watch_overdue(Arc::clone(&app.hub)));
     let router = http::router(Arc::clone(&app));
     println!("uttt-server: serving http://{addr}{}", config.prefix);
     tokio::select! {

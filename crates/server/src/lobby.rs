@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, oneshot};
 use uttt_protocol::{
     write, ClockSetting, ColourChoice, ErrorCode, Kind, Refusal, RoomOptions, RuleSet, SeekOptions,
-    ServerMessage,
+    ServerMessage, DAYS_PER_MOVE,
 };
 
 use crate::challenges::{Challenge, Challenges, Listed, Offer};
@@ -118,8 +118,8 @@ pub type Counts = Vec<(SeekOptions, u32)>;
 pub const OFFERED_CLOCKS: [(u32, u32); 4] = [(60, 1), (180, 2), (300, 0), (600, 5)];
 
 /// Every pool the page offers, Ultimate standard first, then tie-break,
-/// then Classic, each rated then casual (other clocks may be asked for
-/// over the protocol).
+/// then Classic, each rated then casual, the live clocks then the days per
+/// move (other clocks may be asked for over the protocol).
 #[must_use]
 pub fn offered() -> Vec<SeekOptions> {
     let games = [
@@ -132,9 +132,19 @@ pub fn offered() -> Vec<SeekOptions> {
         for rated in [true, false] {
             for (initial, increment) in OFFERED_CLOCKS {
                 pools.push(SeekOptions {
+                    days: None,
                     kind,
                     rules,
                     clock: Some(ClockSetting { initial, increment }),
+                    rated,
+                });
+            }
+            for days in DAYS_PER_MOVE {
+                pools.push(SeekOptions {
+                    days: Some(days),
+                    kind,
+                    rules,
+                    clock: None,
                     rated,
                 });
             }
@@ -429,6 +439,7 @@ async fn start_game(Starter { hub, lobby }: Starter, seek: SeekOptions, a: Seeke
     }
     let (x, o) = if x_first(&a, &b) { (a, b) } else { (b, a) };
     let options = RoomOptions {
+        days: seek.days,
         kind: seek.kind,
         rules: seek.rules,
         colour: ColourChoice::X,

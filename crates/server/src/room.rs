@@ -30,13 +30,16 @@ pub struct Seat {
     away_since: Option<u64>,
 }
 
-/// The two clocks of a game with a clock.
+/// The two clocks of a game with a clock: a live clock, or days per move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clock {
     /// Milliseconds left for X and for O, as of `since`.
     pub left: [u64; 2],
-    /// Milliseconds added after each move.
+    /// Milliseconds added after each move (a live clock).
     pub increment: u64,
+    /// Milliseconds each move resets the mover's time to (a correspondence
+    /// game's days per move); none for a live clock.
+    pub per_move: Option<u64>,
     /// When the side to move's clock started running, while it runs.
     pub since: Option<u64>,
 }
@@ -90,7 +93,14 @@ pub struct Room {
     /// What a rated game does to the players' ratings (kept by the hub,
     /// from the store; not saved with the room).
     pub stakes: Option<Stakes>,
+    /// The wall clock (ms since the Unix epoch) when the room's time was
+    /// 0: a correspondence game's clock is stored by the wall clock, since
+    /// its days run on while nobody is there or the server is down.
+    pub wall: u64,
 }
+
+/// A millisecond of a day.
+const DAY_MS: u64 = 86_400_000;
 
 /// Constant-time comparison of two secrets (seat tokens, CSRF tokens), so
 /// answer times say nothing about how much of a guess was right.
@@ -135,7 +145,15 @@ impl Room {
             spectators: 0,
             grace_ms: GRACE_MS,
             stakes: None,
+            wall: 0,
         }
+    }
+
+    /// Whether the game is played by days per move (correspondence): its
+    /// players come and go, and only the clock decides a late move.
+    #[must_use]
+    pub fn by_days(&self) -> bool {
+        self.clock.is_some_and(|c| c.per_move.is_some())
     }
 
     /// The signed-in players holding X and O, when both seats have one.
@@ -174,18 +192,33 @@ impl Room {
     }
 
     /// A connection enters: with `token`, back into that seat; without,
-    /// into the free seat (holding `new_token`), else to watch.
+    /// a signed-in `player` back into their own seat (from another device:
+    /// the connection is given its token), else into the free seat
+    /// (holding `new_token`), else to watch.
     ///
     /// # Errors
     /// `bad-token` when `token` is no seat's.
     pub fn join(
         &mut self,
         token: Option<&str>,
+        player: Option<&Player>,
         new_token: String,
         now: u64,
     ) -> Result<(Role, Option<String>), Refusal> {
         self.settle(now);
-        if let Some(token) = token {
+        let own = |s: &Seat| {
+            player.is_some_and(|p| s.player.as_ref().is_some_and(|mine| mine.id == p.id))
+        };
+        let token = match token {
+            Some(token) => Some(token.to_string()),
+            None => self
+                .seats
+                .iter()
+                .flatten()
+                .find(|s| own(s))
+                .map(|s| s.token.clone()),
+        };
+        if let Some(token) = token.as_deref() {
             let seat = self
                 .seats
                 .iter()
@@ -292,7 +325,11 @@ impl Room {
             }
         }
         // Away past the grace period loses, while the opponent is there
-        // waiting (when both are away, nobody is kept waiting).
+        // waiting (when both are away, nobody is kept waiting); over days,
+        // being away is how the game is played.
+        if self.by_days() {
+            return false;
+        }
         for seat in 0..2u8 {
             let away = self.seats[usize::from(seat)]
                 .as_ref()
@@ -320,6 +357,7 @@ impl Room {
             .running()
             .and_then(|side| Some(clock.since? + clock.left[index(side)]));
         let away = (0..2)
+            .filter(|_| !self.by_days())
             .filter(|&i| {
                 self.seats[i ^ 1]
                     .as_ref()
@@ -371,10 +409,11 @@ impl Room {
                 self.end(Some(me.other()), EndReason::Resigned, now);
                 Ok(())
             }
-            // Leaving a game in play gives it up; leaving otherwise changes
-            // nothing here (the connection goes).
+            // Leaving a game in play gives it up, but for one played over
+            // days; leaving otherwise changes nothing here (the connection
+            // goes).
             ClientMessage::Leave {} => {
-                if self.in_play() && self.both_seated() {
+                if self.in_play() && self.both_seated() && !self.by_days() {
                     self.end(Some(me.other()), EndReason::Resigned, now);
                 }
                 Ok(())
@@ -456,7 +495,7 @@ impl Room {
         if let Some(clock) = self.clock.as_mut() {
             let spent = now.saturating_sub(clock.since.unwrap_or(now));
             let left = clock.left[index(me)].saturating_sub(spent);
-            clock.left[index(me)] = left + clock.increment;
+            clock.left[index(me)] = clock.per_move.unwrap_or(left + clock.increment);
             clock.since = Some(now);
         }
         self.draw_offer = None;
@@ -570,6 +609,10 @@ pub struct Snapshot {
     pub record: String,
     /// X's and O's time left as of the last move, when there is a clock.
     pub clock_left: Option<[u64; 2]>,
+    /// When the side to move runs out of time by the wall clock (ms since
+    /// the Unix epoch), in a correspondence game in play: its clock runs
+    /// on while the room is not in memory.
+    pub deadline: Option<u64>,
     /// The result, once the game has ended.
     pub result: Option<GameResult>,
     /// A standing draw offer.
@@ -610,20 +653,31 @@ impl Room {
             x_seat: self.x_seat,
             record: self.game.record(),
             clock_left: self.clock.map(|c| c.left),
+            deadline: self.deadline(),
             result: self.result,
             draw_offer: self.draw_offer,
             rematch: self.rematch,
         }
     }
 
-    /// The room a snapshot describes, as of `now`: nobody connected yet
-    /// (the grace period for a timed game starts now), and the running
-    /// clock restarted from the time it had left at the last move, so time
-    /// the server was down is not charged to anyone.
+    /// When the side to move runs out of time by the wall clock, in a
+    /// correspondence game in play.
+    fn deadline(&self) -> Option<u64> {
+        let clock = self.clock.filter(|c| c.per_move.is_some())?;
+        let side = self.running()?;
+        Some(self.wall + clock.since? + clock.left[index(side)])
+    }
+
+    /// The room a snapshot describes, as of `now` (the wall clock then
+    /// read `wall + now`): nobody connected yet (the grace period for a
+    /// timed game starts now), and the running clock restarted from the
+    /// time it had left at the last move, so time the server was down is
+    /// not charged to anyone; but a correspondence game's side to move has
+    /// until its stored deadline, however long the room was away.
     ///
     /// # Errors
     /// When the stored record is not a legal game of the room's type.
-    pub fn restore(snapshot: Snapshot, grace_ms: u64, now: u64) -> Result<Room, String> {
+    pub fn restore(snapshot: Snapshot, grace_ms: u64, now: u64, wall: u64) -> Result<Room, String> {
         let game = OnlineGame::from_record(&snapshot.record)?;
         if game.record() != snapshot.record || snapshot.x_seat > 1 {
             return Err(format!("room {} is stored inconsistently", snapshot.code));
@@ -652,13 +706,18 @@ impl Room {
             spectators: 0,
             grace_ms,
             stakes: None,
+            wall,
         };
         if let (Some(clock), Some(left)) = (room.clock.as_mut(), snapshot.clock_left) {
             clock.left = left;
         }
-        if room.running().is_some() {
+        if let Some(side) = room.running() {
+            let by_days = room.by_days();
             if let Some(clock) = room.clock.as_mut() {
                 clock.since = Some(now);
+                if let (true, Some(deadline)) = (by_days, snapshot.deadline) {
+                    clock.left[index(side)] = deadline.saturating_sub(wall + now);
+                }
             }
         }
         Ok(room)
@@ -673,12 +732,22 @@ fn seat_role(seat: usize) -> Role {
     }
 }
 
+/// A game's clocks at its start: a live clock's initial time, or a whole
+/// day's allowance per move.
 fn new_clock(options: &RoomOptions) -> Option<Clock> {
-    options.clock.map(|c| Clock {
+    let live = options.clock.map(|c| Clock {
         left: [u64::from(c.initial) * 1000; 2],
         increment: u64::from(c.increment) * 1000,
+        per_move: None,
         since: None,
-    })
+    });
+    let days = options.days.map(|days| Clock {
+        left: [u64::from(days) * DAY_MS; 2],
+        increment: 0,
+        per_move: Some(u64::from(days) * DAY_MS),
+        since: None,
+    });
+    live.or(days)
 }
 
 #[cfg(test)]
@@ -688,6 +757,7 @@ mod tests {
 
     fn options(clock: Option<(u32, u32)>) -> RoomOptions {
         RoomOptions {
+            days: None,
             kind: Kind::Classic,
             rules: RuleSet::Standard,
             colour: ColourChoice::X,
@@ -706,7 +776,7 @@ mod tests {
 
     fn seated(clock: Option<(u32, u32)>) -> Room {
         let mut room = Room::new("r".into(), options(clock), "t0".into(), false);
-        let (role, token) = room.join(None, "t1".into(), 1000).unwrap();
+        let (role, token) = room.join(None, None, "t1".into(), 1000).unwrap();
         assert_eq!((role, token.as_deref()), (Role::Seat1, Some("t1")));
         room
     }
@@ -719,19 +789,23 @@ mod tests {
     fn seats_then_spectators_and_tokens() {
         let mut room = seated(None);
         assert_eq!(
-            room.join(None, "unused".into(), 0).unwrap().0,
+            room.join(None, None, "unused".into(), 0).unwrap().0,
             Role::Spectator
         );
         assert_eq!(
-            room.join(Some("t1"), "unused".into(), 0).unwrap().0,
+            room.join(Some("t1"), None, "unused".into(), 0).unwrap().0,
             Role::Seat1
         );
         assert_eq!(
-            room.join(Some("t9"), "unused".into(), 0).unwrap_err().code,
+            room.join(Some("t9"), None, "unused".into(), 0)
+                .unwrap_err()
+                .code,
             ErrorCode::BadToken
         );
         assert_eq!(
-            room.join(Some("t"), "unused".into(), 0).unwrap_err().code,
+            room.join(Some("t"), None, "unused".into(), 0)
+                .unwrap_err()
+                .code,
             ErrorCode::BadToken
         );
         assert_eq!(room.state(0).spectators, 1);
@@ -741,7 +815,7 @@ mod tests {
     fn only_the_side_to_move_plays_each_ply_once() {
         let mut room = Room::new("r".into(), options(None), "t0".into(), false);
         assert_eq!(code(room.act(0, &mv(0, 4), 0)), ErrorCode::NoOpponent);
-        room.join(None, "t1".into(), 0).unwrap();
+        room.join(None, None, "t1".into(), 0).unwrap();
         assert_eq!(code(room.act(1, &mv(0, 4), 0)), ErrorCode::NotYourTurn);
         room.act(0, &mv(0, 4), 0).unwrap();
         // The same frame again is stale, not a second move.
@@ -855,7 +929,7 @@ mod tests {
         let snapshot = room.snapshot();
         assert_eq!(snapshot.clock_left, Some([52_000, 60_000]));
         // Down from t = 20 s to t = 500 s.
-        let back = Room::restore(snapshot.clone(), GRACE_MS, 500_000).unwrap();
+        let back = Room::restore(snapshot.clone(), GRACE_MS, 500_000, 0).unwrap();
         assert_eq!(back.snapshot(), snapshot);
         let state = back.state(505_000);
         assert_eq!(state.record, "classic:b2");
@@ -870,13 +944,14 @@ mod tests {
             (52_000, 55_000, Some(Side::O))
         );
         let mut back = back;
-        back.join(Some("t1"), "unused".into(), 505_000).unwrap();
+        back.join(Some("t1"), None, "unused".into(), 505_000)
+            .unwrap();
         back.act(1, &mv(1, 0), 505_000).unwrap();
         assert_eq!(back.state(505_000).record, "classic:b2a1");
 
         let mut broken = snapshot;
         broken.record = "classic:b2b2".into();
-        assert!(Room::restore(broken, GRACE_MS, 0).is_err());
+        assert!(Room::restore(broken, GRACE_MS, 0, 0).is_err());
     }
 
     #[test]
@@ -886,7 +961,7 @@ mod tests {
         assert_eq!(room.state(2000).o, Presence::Disconnected);
         assert_eq!(room.next_deadline(), Some(2000 + GRACE_MS));
         // Back in time: nothing happens.
-        room.join(Some("t1"), "unused".into(), 3000).unwrap();
+        room.join(Some("t1"), None, "unused".into(), 3000).unwrap();
         assert_eq!(room.state(3000).o, Presence::Connected);
         room.disconnect(Role::Seat1, 4000);
         assert!(room.settle(4000 + GRACE_MS));
@@ -902,13 +977,13 @@ mod tests {
         // starts when someone is there waiting.
         let mut early = Room::new("r".into(), options(Some((600, 0))), "t0".into(), false);
         early.disconnect(Role::Seat0, 0);
-        early.join(None, "t1".into(), 5 * GRACE_MS).unwrap();
+        early.join(None, None, "t1".into(), 5 * GRACE_MS).unwrap();
         assert!(!early.settle(5 * GRACE_MS));
         assert_eq!(early.next_deadline(), Some(6 * GRACE_MS));
         let mut late = seated(Some((600, 0)));
         late.disconnect(Role::Seat0, 2000);
         late.disconnect(Role::Seat1, 2000);
-        late.join(Some("t1"), "unused".into(), 2000 + 3 * GRACE_MS)
+        late.join(Some("t1"), None, "unused".into(), 2000 + 3 * GRACE_MS)
             .unwrap();
         assert!(!late.settle(2000 + 3 * GRACE_MS));
         assert!(late.settle(2000 + 4 * GRACE_MS));
@@ -923,5 +998,94 @@ mod tests {
         untimed.disconnect(Role::Seat1, 0);
         assert!(!untimed.settle(10 * GRACE_MS));
         assert_eq!(untimed.next_deadline(), None);
+    }
+
+    fn by_days(days: u8) -> Room {
+        let options = RoomOptions {
+            days: Some(days),
+            ..options(None)
+        };
+        let mut room = Room::new("r".into(), options, "t0".into(), false);
+        room.wall = 1_000_000;
+        room.join(None, None, "t1".into(), 1000).unwrap();
+        room
+    }
+
+    #[test]
+    fn days_per_move_reset_the_movers_time_and_run_out() {
+        let mut room = by_days(2);
+        let clock = room.state(1000).clock.unwrap();
+        assert_eq!((clock.x_ms, clock.running), (2 * DAY_MS, Some(Side::X)));
+        // X takes a day and a half: O now has two days; X has two again.
+        let moved = 1000 + 3 * DAY_MS / 2;
+        room.act(0, &mv(0, 4), moved).unwrap();
+        let clock = room.state(moved).clock.unwrap();
+        assert_eq!((clock.x_ms, clock.o_ms), (2 * DAY_MS, 2 * DAY_MS));
+        assert_eq!(room.next_deadline(), Some(moved + 2 * DAY_MS));
+        // Its wall-clock deadline is stored, for the rooms not in memory.
+        let deadline = room.snapshot().deadline;
+        assert_eq!(deadline, Some(1_000_000 + moved + 2 * DAY_MS));
+        // Both players away for a day loses nothing: absence is the game.
+        room.disconnect(Role::Seat0, moved);
+        room.disconnect(Role::Seat1, moved);
+        room.join(Some("t0"), None, "unused".into(), moved).unwrap();
+        assert!(!room.settle(moved + DAY_MS));
+        // Leaving is not resigning here.
+        room.act(0, &ClientMessage::Leave {}, moved + DAY_MS)
+            .unwrap();
+        assert!(room.result.is_none());
+        // O's two days run out.
+        assert!(room.settle(moved + 2 * DAY_MS));
+        assert_eq!(
+            room.result,
+            Some(GameResult {
+                winner: Some(Side::X),
+                reason: EndReason::Time
+            })
+        );
+        assert_eq!(room.snapshot().deadline, None);
+    }
+
+    #[test]
+    fn a_stored_correspondence_game_counts_the_days_it_was_away() {
+        let mut room = by_days(1);
+        room.act(0, &mv(0, 4), 2000).unwrap();
+        let snapshot = room.snapshot();
+        let deadline = snapshot.deadline.unwrap();
+        // Back in another process whose time started elsewhere, 20 hours
+        // later by the wall clock: O has 4 hours left.
+        let (now, wall) = (50, deadline - DAY_MS + 20 * 3_600_000 - 50);
+        let back = Room::restore(snapshot, GRACE_MS, now, wall).unwrap();
+        let clock = back.state(now).clock.unwrap();
+        assert_eq!((clock.o_ms, clock.running), (4 * 3_600_000, Some(Side::O)));
+        assert_eq!(back.snapshot().deadline, Some(deadline));
+        // Back after the deadline: the game ends at once, on time.
+        let mut late = Room::restore(room.snapshot(), GRACE_MS, 10, deadline + 5).unwrap();
+        assert_eq!(late.next_deadline(), Some(10));
+        assert!(late.settle(10));
+        assert_eq!(late.result.unwrap().reason, EndReason::Time);
+    }
+
+    #[test]
+    fn a_signed_in_player_comes_back_to_their_seat_from_anywhere() {
+        let mut room = by_days(3);
+        let ann = Player {
+            id: 7,
+            name: "ann".into(),
+        };
+        room.assign_player(Role::Seat1, Some(ann.clone()));
+        let stranger = Player {
+            id: 8,
+            name: "bob".into(),
+        };
+        assert_eq!(
+            room.join(None, Some(&ann), "unused".into(), 2000).unwrap(),
+            (Role::Seat1, Some("t1".to_string()))
+        );
+        assert_eq!(
+            room.join(None, Some(&stranger), "unused".into(), 2000)
+                .unwrap(),
+            (Role::Spectator, None)
+        );
     }
 }

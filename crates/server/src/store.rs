@@ -54,7 +54,8 @@ const LOG_PAGES: u32 = 256;
 const LOG_BYTES: u32 = 1 << 20;
 
 enum Job {
-    Save(Snapshot, oneshot::Sender<Result<(), String>>),
+    /// Boxed: a snapshot is many times the size of the other jobs.
+    Save(Box<Snapshot>, oneshot::Sender<Result<(), String>>),
     Load(String, oneshot::Sender<Result<Option<Snapshot>, String>>),
     Delete(String, oneshot::Sender<Result<(), String>>),
     Close(oneshot::Sender<()>),
@@ -85,6 +86,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../migrations/03-undo.sql")),
         M::up(include_str!("../migrations/04-passkeys.sql")),
         M::up(include_str!("../migrations/05-history.sql")),
+        M::up(include_str!("../migrations/06-correspondence.sql")),
     ])
 }
 
@@ -114,7 +116,7 @@ impl Store {
     /// When the database refused it (the caller undoes the change).
     pub async fn save(&self, snapshot: Snapshot) -> Result<(), String> {
         let (reply, answer) = oneshot::channel();
-        self.submit(Job::Save(snapshot, reply))?;
+        self.submit(Job::Save(Box::new(snapshot), reply))?;
         answer
             .await
             .map_err(|_| "the database thread has stopped".to_string())?
@@ -230,6 +232,53 @@ impl Store {
             .map_err(|_| "the database thread has stopped".to_string())?
     }
 
+    /// The stored correspondence games in play whose side to move ran out
+    /// of its days by `now` (ms since the epoch), `limit` at most, the
+    /// longest overdue first.
+    ///
+    /// # Errors
+    /// When the database cannot be read.
+    pub async fn overdue(&self, now: u64, limit: u32) -> Result<Vec<Snapshot>, String> {
+        self.read(move |connection| {
+            let mut query = connection
+                .prepare_cached(&format!(
+                    "SELECT {COLUMNS} FROM {ROOMS} WHERE deadline_ms <= ?1 AND result IS NULL
+                     ORDER BY deadline_ms LIMIT ?2"
+                ))
+                .map_err(|e| e.to_string())?;
+            let rows = query
+                .query_map(params![ms_to_sql(now), limit], row)
+                .map_err(|e| e.to_string())?;
+            Ok(rows
+                .filter_map(|read| read.map_err(unreadable_row).ok())
+                .collect())
+        })
+        .await
+    }
+
+    /// Player `player`'s games in play (both seats taken, not ended), the
+    /// most recently stored first, `limit` at most.
+    ///
+    /// # Errors
+    /// When the database cannot be read.
+    pub async fn playing(&self, player: i64, limit: u32) -> Result<Vec<Snapshot>, String> {
+        self.read(move |connection| {
+            let mut query = connection
+                .prepare_cached(&format!(
+                    "SELECT {COLUMNS} FROM {ROOMS} WHERE result IS NULL AND token1 IS NOT NULL
+                     AND (player0 = ?1 OR player1 = ?1) ORDER BY updated_ms DESC LIMIT ?2"
+                ))
+                .map_err(|e| e.to_string())?;
+            let rows = query
+                .query_map(params![player, limit], row)
+                .map_err(|e| e.to_string())?;
+            Ok(rows
+                .filter_map(|read| read.map_err(unreadable_row).ok())
+                .collect())
+        })
+        .await
+    }
+
     /// The stored rooms whose game has not ended, with both seats taken,
     /// stored in the last week; rows that cannot be read are reported and
     /// left out.
@@ -313,7 +362,7 @@ fn run(connection: &Connection, mut file: Held, queue: &std_mpsc::Receiver<Job>)
             }
         }
         if !saves.is_empty() {
-            let snapshots: Vec<&Snapshot> = saves.iter().map(|(s, _)| s).collect();
+            let snapshots: Vec<&Snapshot> = saves.iter().map(|(s, _)| &**s).collect();
             let result = watched(&mut file, |spare| save_batch(connection, spare, &snapshots));
             for (_, reply) in saves {
                 let _ = reply.send(result.clone());
@@ -382,12 +431,13 @@ fn save_all(connection: &Connection, snapshots: &[&Snapshot]) -> rusqlite::Resul
     {
         let mut insert = transaction.prepare_cached(
             "INSERT INTO rooms (code, options, token0, token1, game_number, x_seat, record,
-                clock_x, clock_o, result, draw_offer, rematch, updated_ms, player0, player1)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
+                clock_x, clock_o, result, draw_offer, rematch, updated_ms, player0, player1,
+                deadline_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
              ON CONFLICT (code) DO UPDATE SET options = ?2, token0 = ?3, token1 = ?4,
                 game_number = ?5, x_seat = ?6, record = ?7, clock_x = ?8, clock_o = ?9,
                 result = ?10, draw_offer = ?11, rematch = ?12, updated_ms = ?13,
-                player0 = ?14, player1 = ?15",
+                player0 = ?14, player1 = ?15, deadline_ms = ?16",
         )?;
         for s in snapshots {
             let [clock_x, clock_o] = s
@@ -409,6 +459,7 @@ fn save_all(connection: &Connection, snapshots: &[&Snapshot]) -> rusqlite::Resul
                 ms_to_sql(epoch_ms()),
                 s.players[0].as_ref().map(|p| p.id),
                 s.players[1].as_ref().map(|p| p.id),
+                s.deadline.map(ms_to_sql),
             ])?;
             // The archive holds a game's end exactly when the saved room
             // says the game ended: archived and rated with the save that
@@ -432,7 +483,7 @@ pub(crate) fn ms_to_sql(ms: u64) -> i64 {
 
 /// A room's columns, with its seats' players' names (`seat0`, `seat1`:
 /// the players table, joined).
-const COLUMNS: &str = "code, options, token0, token1, game_number, x_seat, record, clock_x, clock_o, result, draw_offer, rematch, player0, seat0.name, player1, seat1.name";
+const COLUMNS: &str = "code, options, token0, token1, game_number, x_seat, record, clock_x, clock_o, result, draw_offer, rematch, player0, seat0.name, player1, seat1.name, deadline_ms";
 /// The rooms, with their seats' players.
 const ROOMS: &str = "rooms LEFT JOIN players AS seat0 ON seat0.id = rooms.player0 LEFT JOIN players AS seat1 ON seat1.id = rooms.player1";
 
@@ -450,14 +501,15 @@ fn unfinished(connection: &Connection) -> rusqlite::Result<Vec<Snapshot>> {
         "SELECT {COLUMNS} FROM {ROOMS} WHERE result IS NULL AND token1 IS NOT NULL AND updated_ms >= ?1"
     ))?;
     for read in query.query_map([since], row)? {
-        match read {
-            Ok(room) => rooms.push(room),
-            // One bad row (say, written by a newer version) must not keep
-            // the others, or the server, from starting.
-            Err(e) => eprintln!("uttt-server: a stored room cannot be read and stays stored: {e}"),
-        }
+        rooms.extend(read.map_err(unreadable_row).ok());
     }
     Ok(rooms)
+}
+
+/// Says that a stored room cannot be read: one bad row (say, written by a
+/// newer version) must not keep the others, or the server, from starting.
+fn unreadable_row(e: rusqlite::Error) {
+    eprintln!("uttt-server: a stored room cannot be read and stays stored: {e}");
 }
 
 fn parse<T: serde::de::DeserializeOwned>(column: usize, text: &str) -> rusqlite::Result<T> {
@@ -486,6 +538,7 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Snapshot> {
         draw_offer: draw_offer.map(|t| parse::<Side>(10, &t)).transpose()?,
         rematch: [rematch & 1 != 0, rematch & 2 != 0],
         players: [(12, 13), (14, 15)].map(|(id, name)| seat_player(r, id, name)),
+        deadline: r.get::<_, Option<i64>>(16)?.map(ms),
     })
 }
 
@@ -509,6 +562,7 @@ mod tests {
         Snapshot {
             code: code.into(),
             options: RoomOptions {
+                days: None,
                 kind: Kind::Ultimate,
                 rules: RuleSet::Tiebreak,
                 colour: ColourChoice::Random,
@@ -524,6 +578,7 @@ mod tests {
             x_seat: 1,
             record: "ultimate-tiebreak:e5".into(),
             clock_left: Some([1, 2]),
+            deadline: None,
             result,
             draw_offer: Some(Side::O),
             rematch: [false, true],

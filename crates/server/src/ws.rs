@@ -519,15 +519,8 @@ impl Connection {
                 "too many rooms entered from this address; slow down",
             ));
         }
-        if !seek
-            .clock
-            .is_some_and(uttt_protocol::ClockSetting::is_valid)
-        {
-            return Err(Refusal::new(
-                ErrorCode::BadOptions,
-                "Play now games have a clock of 10 to 3600 seconds and 0 to 60 seconds a move",
-            ));
-        }
+        seek.check()
+            .map_err(|why| Refusal::new(ErrorCode::BadOptions, why))?;
         if seek.rated && self.player.is_none() {
             return Err(Refusal::new(
                 ErrorCode::BadOptions,
@@ -599,18 +592,9 @@ impl Connection {
     ) -> Result<Option<ServerMessage>, Refusal> {
         let out = self.out_for_a_room()?;
         let player = self.signed_in()?;
-        if options.clock.is_some_and(|c| !c.is_valid()) {
-            return Err(Refusal::new(
-                ErrorCode::BadOptions,
-                "a clock has 10 to 3600 seconds and adds 0 to 60 seconds a move",
-            ));
-        }
-        if options.rated && options.clock.is_none() {
-            return Err(Refusal::new(
-                ErrorCode::BadOptions,
-                "a rated game has a clock",
-            ));
-        }
+        options
+            .check()
+            .map_err(|why| Refusal::new(ErrorCode::BadOptions, why))?;
         if options.kind == Kind::Classic {
             options.rules = RuleSet::Standard;
         }

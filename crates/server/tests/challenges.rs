@@ -28,6 +28,7 @@ fn server() -> Server {
 /// Ultimate 3+2, rated or casual, the challenger on `colour`.
 fn blitz(rated: bool, colour: ColourChoice) -> RoomOptions {
     RoomOptions {
+        days: None,
         kind: Kind::Ultimate,
         rules: RuleSet::Standard,
         colour,
@@ -271,6 +272,7 @@ fn nobody_challenges_themselves_an_unknown_name_or_more_than_the_cap() {
     // Rated needs a clock; a guest may not challenge at all.
     a.send(&ClientMessage::Challenge {
         options: RoomOptions {
+            days: None,
             clock: None,
             ..blitz(true, ColourChoice::X)
         },

@@ -235,6 +235,7 @@ fn raw_put(server: &Server, who: &Who, body: &str) -> String {
 /// wins on c1-b2-a3.
 fn rated_win(server: &Server, x: &str, o: &str) {
     let options = uttt_protocol::RoomOptions {
+        days: None,
         clock: Some(uttt_protocol::ClockSetting {
             initial: 180,
             increment: 2,
@@ -315,7 +316,7 @@ fn the_rating_history_follows_rated_games_oldest_first() {
 #[test]
 fn a_database_of_the_version_before_takes_attached_games() {
     // A database as the server before attached games left it: a player
-    // with a rated game, at version 4.
+    // with a rated game, at version 4 (it takes correspondence games too).
     let db = fresh_db();
     let first = server(&db);
     let (ann, ann_name, _) = new_player(&first);
@@ -324,8 +325,12 @@ fn a_database_of_the_version_before_takes_attached_games() {
     drop(first);
     {
         let old = rusqlite::Connection::open(&db).unwrap();
-        old.execute_batch("DROP TABLE attached_games; PRAGMA user_version = 4;")
-            .unwrap();
+        old.execute_batch(
+            "DROP TABLE attached_games; DROP INDEX rooms_deadline; DROP INDEX rooms_player0;
+             DROP INDEX rooms_player1; ALTER TABLE rooms DROP COLUMN deadline_ms;
+             PRAGMA user_version = 4;",
+        )
+        .unwrap();
     }
     let server = server(&db);
     let version: u32 = {
@@ -361,5 +366,5 @@ fn a_database_of_the_version_before_takes_attached_games() {
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .unwrap()
     };
-    assert_eq!(version, 5);
+    assert_eq!(version, 6);
 }

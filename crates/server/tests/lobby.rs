@@ -24,6 +24,7 @@ fn server(db: &std::path::Path) -> Server {
 /// Classic 3+2, rated or casual.
 fn classic_blitz(rated: bool) -> SeekOptions {
     SeekOptions {
+        days: None,
         kind: Kind::Classic,
         rules: RuleSet::Standard,
         clock: Some(ClockSetting {
@@ -89,8 +90,9 @@ fn two_players_pressing_play_now_are_seated_in_one_rated_room_and_play() {
     assert_eq!(waiting, 1);
     let counts = json(&server.get("/api/pools", &[]));
     let pools = counts["pools"].as_array().unwrap();
-    // 3 games x rated or casual x 4 clocks, Ultimate 1+1 rated first.
-    assert_eq!(pools.len(), 24, "{counts}");
+    // 3 games x rated or casual x (4 clocks + 6 days a move), Ultimate
+    // 1+1 rated first.
+    assert_eq!(pools.len(), 60, "{counts}");
     assert_eq!(pools[0]["perf"], "ultimate-bullet");
     let waiting: Vec<_> = pools.iter().filter(|p| p["waiting"] != 0).collect();
     assert_eq!(waiting.len(), 1, "{counts}");
@@ -278,6 +280,7 @@ fn guests_play_casual_games_only_and_every_seek_has_a_clock() {
     assert_eq!(guest.error(), ErrorCode::BadOptions);
     guest.send(&ClientMessage::Seek {
         seek: SeekOptions {
+            days: None,
             clock: None,
             ..classic_blitz(false)
         },

@@ -6,6 +6,9 @@
 mod support;
 
 mod challenges;
+// Days pass only through the failpoints build's clock.
+#[cfg(feature = "failpoints")]
+mod correspondence;
 mod history;
 mod http;
 mod lobby;

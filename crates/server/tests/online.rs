@@ -67,6 +67,7 @@ fn a_whole_game_with_a_spectator() {
 fn out_of_turn_stale_and_illegal_moves_change_nothing() {
     let server = server(&[]);
     let options = RoomOptions {
+        days: None,
         kind: Kind::Ultimate,
         ..classic()
     };
@@ -177,6 +178,7 @@ fn resign_draw_and_rematch_with_colours_swapped() {
 fn a_clock_flags_and_an_absent_player_loses_on_time() {
     let server = server(&["--grace-ms", "700"]);
     let options = RoomOptions {
+        days: None,
         clock: Some(ClockSetting {
             initial: 10,
             increment: 0,
@@ -200,6 +202,7 @@ fn a_clock_flags_and_an_absent_player_loses_on_time() {
 
     // O leaves a timed game and stays away past the grace period.
     let options = RoomOptions {
+        days: None,
         clock: Some(ClockSetting {
             initial: 600,
             increment: 5,
@@ -306,6 +309,7 @@ fn rooms_per_address_are_limited() {
     let mut c = Client::connect(server.addr);
     c.send(&ClientMessage::Create {
         options: RoomOptions {
+            days: None,
             colour: ColourChoice::Random,
             rules: RuleSet::Tiebreak,
             ..classic()
@@ -349,6 +353,7 @@ fn a_restart_on_the_same_database_goes_on_from_the_same_position_and_clock() {
     ];
     let first = Server::start(&args);
     let options = RoomOptions {
+        days: None,
         kind: Kind::Ultimate,
         clock: Some(ClockSetting {
             initial: 300,

@@ -331,6 +331,7 @@ fn a_signed_in_player_holds_their_seat_by_name_and_keeps_it_across_a_restart() {
 
 fn rated_classic() -> uttt_protocol::RoomOptions {
     uttt_protocol::RoomOptions {
+        days: None,
         clock: Some(uttt_protocol::ClockSetting {
             initial: 180,
             increment: 2,
@@ -478,6 +479,7 @@ fn rated_games_are_for_signed_in_players_and_pages_are_bounded() {
     let mut x = Client::connect_as(server.addr, Some(&ann));
     x.send(&ClientMessage::Create {
         options: uttt_protocol::RoomOptions {
+            days: None,
             clock: None,
             ..rated_classic()
         },

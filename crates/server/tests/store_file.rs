@@ -207,6 +207,7 @@ fn a_log_that_fills_a_small_disk_is_emptied_and_every_move_is_stored() {
         ],
     );
     let ultimate = RoomOptions {
+        days: None,
         kind: Kind::Ultimate,
         rules: RuleSet::Standard,
         colour: ColourChoice::X,

@@ -187,6 +187,7 @@ impl Client {
                     },
                     None => ClientMessage::Create {
                         options: RoomOptions {
+                            days: None,
                             kind: Kind::Ultimate,
                             rules: RuleSet::Standard,
                             colour: ColourChoice::X,

@@ -266,6 +266,7 @@ async fn player((url, totals, playing, stop, pause, game): Common, start: Start)
     let (hello, mut room_tx) = match start {
         Start::Create(tx) => {
             let options = RoomOptions {
+                days: None,
                 kind: Kind::Ultimate,
                 rules: RuleSet::Standard,
                 colour: ColourChoice::X,
@@ -281,6 +282,7 @@ async fn player((url, totals, playing, stop, pause, game): Common, start: Start)
         Start::Seek(_) => {
             seeking = Some(Instant::now());
             let seek = SeekOptions {
+                days: None,
                 kind: Kind::Ultimate,
                 rules: RuleSet::Standard,
                 clock: Some(ClockSetting {

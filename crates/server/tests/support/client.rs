@@ -256,6 +256,7 @@ impl Client {
 /// Room options for a Classic game without a clock.
 pub fn classic() -> RoomOptions {
     RoomOptions {
+        days: None,
         kind: Kind::Classic,
         rules: RuleSet::Standard,
         colour: uttt_protocol::ColourChoice::X,

@@ -1,0 +1,248 @@
+//! Correspondence games (days per move) against a real `uttt-server`: a
+//! rated game of a day a move between two signed-in players, who leave
+//! and come back (one from another device, by their session alone), the
+//! "Your move" list (`GET /api/me/playing`), and the day running out while
+//! the room is not in memory: the server's clocks are moved forward
+//! (`POST /test/clock`, the failpoints build), nobody waits a day.
+
+use std::time::Duration;
+
+use crate::support::api::{call, json, player, Who};
+use crate::support::client::{mv, Client};
+use crate::support::{fresh_db, small_site, Server};
+use uttt_protocol::{
+    ClientMessage, ClockSetting, ColourChoice, EndReason, ErrorCode, Kind, Role, RoomOptions,
+    RuleSet, SeekOptions, ServerMessage, Side,
+};
+
+const DAY_MS: u64 = 86_400_000;
+
+fn server() -> Server {
+    let site = small_site("correspondence");
+    let db = fresh_db();
+    Server::start(&[
+        "--site",
+        site.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+        "--signups-per-minute",
+        "600",
+        // Rooms nobody is in leave memory at once: the day runs out in the
+        // store, where only the watch of overdue games finds it.
+        "--idle-room-ms",
+        "100",
+    ])
+}
+
+fn ultimate_by_days(days: u8) -> RoomOptions {
+    RoomOptions {
+        days: Some(days),
+        kind: Kind::Ultimate,
+        rules: RuleSet::Standard,
+        colour: ColourChoice::X,
+        clock: None,
+        rated: true,
+    }
+}
+
+/// `GET /api/me/playing` as the player with session `secret`.
+fn playing(server: &Server, secret: &str) -> Vec<serde_json::Value> {
+    let cookie = format!("Cookie: uttt_session={secret}");
+    let answer = json(&server.get("/api/me/playing", &[&cookie]));
+    answer["games"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no games in {answer}"))
+        .clone()
+}
+
+/// The seat `client` was given in a room: its code, role and token.
+fn joined(client: &mut Client) -> (String, Role, Option<String>) {
+    client.until_within(Duration::from_secs(30), "joined", |m| match m {
+        ServerMessage::Joined { room, role, token } => Some((room.clone(), *role, token.clone())),
+        ServerMessage::Error { code, message } => panic!("refused: {code:?} {message}"),
+        _ => None,
+    })
+}
+
+/// Waits until room `code` has left the server's memory: a watcher's join
+/// reads it back then, so its first state counts no other watcher.
+fn put_away(server: &Server, code: &str) {
+    for _ in 0..100 {
+        std::thread::sleep(Duration::from_millis(100));
+        let mut watcher = Client::connect(server.addr);
+        watcher.send(&ClientMessage::Join {
+            room: code.to_string(),
+            token: None,
+        });
+        if watcher.state(|_| true).spectators == 1 {
+            return;
+        }
+    }
+    panic!("room {code} stayed in memory");
+}
+
+#[test]
+fn a_day_a_move_game_is_played_over_days_and_lost_on_time_unattended() {
+    let server = server();
+    let (ann, ann_name) = player(&server);
+    let (bob, bob_name) = player(&server);
+    let mut a = Client::connect_as(server.addr, Some(&ann));
+    a.send(&ClientMessage::Challenge {
+        options: ultimate_by_days(1),
+        to: Some(bob_name.clone()),
+    });
+    let id = a.until("challenging", |m| match m {
+        ServerMessage::Challenging { id } => Some(id.clone()),
+        ServerMessage::Error { code, message } => panic!("challenge refused: {code:?} {message}"),
+        _ => None,
+    });
+    let mut b = Client::connect_as(server.addr, Some(&bob));
+    b.send(&ClientMessage::AcceptChallenge { id });
+    let (code, _, _) = joined(&mut a);
+    joined(&mut b);
+    let state = a.state(|s| s.o_name.is_some());
+    assert_eq!(state.options.days, Some(1));
+    let clock = state.clock.expect("a day clock");
+    assert_eq!(clock.running, Some(Side::X));
+    assert!(
+        clock.x_ms > DAY_MS - 60_000 && clock.x_ms <= DAY_MS,
+        "{clock:?}"
+    );
+
+    // Five moves (a game of fewer than four is not rated), O to move.
+    for (ply, board, cell) in [(0, 4, 4), (1, 4, 0), (2, 0, 4), (3, 4, 8), (4, 8, 4)] {
+        let mover = if ply % 2 == 0 { &mut a } else { &mut b };
+        mover.send(&mv(ply, board, cell));
+        let plies = ply + 1;
+        let seen = |s: &uttt_protocol::RoomState| {
+            s.record.split(':').nth(1).unwrap_or("").len() == 2 * plies as usize
+        };
+        a.state(seen);
+        b.state(seen);
+    }
+    // Both go away; the game goes on (nobody loses for being away).
+    drop(a);
+    drop(b);
+    put_away(&server, &code);
+
+    // Bob's move, on every device he is signed in on.
+    let bobs = playing(&server, &bob);
+    assert_eq!(bobs.len(), 1, "{bobs:?}");
+    let game = &bobs[0];
+    assert_eq!(game["room"], code.as_str());
+    assert_eq!(game["yourMove"], true);
+    assert_eq!(game["side"], "o");
+    assert_eq!(game["opponent"], ann_name.as_str());
+    assert_eq!(game["days"], 1);
+    assert_eq!(game["ply"], 5);
+    assert!(game["deadline"].as_u64().is_some(), "{game}");
+    let anns = playing(&server, &ann);
+    assert_eq!(anns[0]["yourMove"], false);
+
+    // Bob on a new device: his session alone brings him to his seat.
+    let mut phone = Client::connect_as(server.addr, Some(&bob));
+    phone.send(&ClientMessage::Join {
+        room: code.clone(),
+        token: None,
+    });
+    let (_, role, token) = joined(&mut phone);
+    assert_eq!(role, Role::Seat1);
+    assert!(token.is_some());
+    // A stranger's session is no seat's.
+    let (carl, _) = player(&server);
+    let mut stranger = Client::connect_as(server.addr, Some(&carl));
+    stranger.send(&ClientMessage::Join {
+        room: code.clone(),
+        token: None,
+    });
+    assert_eq!(joined(&mut stranger).1, Role::Spectator);
+    drop(phone);
+    drop(stranger);
+    put_away(&server, &code);
+
+    // Twenty-three hours pass: nothing happens.
+    let skip = |ms: u64| {
+        let reply = call(
+            &server,
+            "POST",
+            "/test/clock",
+            &Who::default(),
+            &format!("{{\"skipMs\":{ms}}}"),
+        );
+        assert_eq!(reply.status, 200, "{}", reply.raw);
+        reply.body["woken"].as_u64().unwrap()
+    };
+    assert_eq!(skip(23 * 3_600_000), 0);
+    assert_eq!(playing(&server, &bob).len(), 1);
+    // A day and a minute: Bob's day ran out while nobody was there.
+    assert_eq!(skip(3_600_000 + 60_000), 1);
+    let mut watcher = Client::connect(server.addr);
+    watcher.send(&ClientMessage::Join {
+        room: code.clone(),
+        token: None,
+    });
+    let end = watcher.state(|s| s.result.is_some()).result.unwrap();
+    assert_eq!((end.winner, end.reason), (Some(Side::X), EndReason::Time));
+    assert!(playing(&server, &ann).is_empty());
+    // Rated as a correspondence game.
+    let profile = json(&server.get(&format!("/api/players/{ann_name}"), &[]));
+    let rated = &profile["perfs"]["ultimate-correspondence"];
+    assert_eq!(rated["games"], 1, "{profile}");
+    assert!(rated["rating"].as_f64().unwrap() > 1500.0, "{profile}");
+}
+
+#[test]
+fn days_per_move_are_checked_and_offered_by_play_now() {
+    let server = server();
+    let (ann, _) = player(&server);
+    let mut a = Client::connect_as(server.addr, Some(&ann));
+    let refused = |a: &mut Client, options: RoomOptions| {
+        a.send(&ClientMessage::Create { options });
+        a.error()
+    };
+    let four = RoomOptions {
+        days: Some(4),
+        ..ultimate_by_days(1)
+    };
+    assert_eq!(refused(&mut a, four), ErrorCode::BadOptions);
+    let both = RoomOptions {
+        clock: Some(ClockSetting {
+            initial: 60,
+            increment: 0,
+        }),
+        ..ultimate_by_days(1)
+    };
+    assert_eq!(refused(&mut a, both), ErrorCode::BadOptions);
+    let untimed = RoomOptions {
+        days: None,
+        ..ultimate_by_days(1)
+    };
+    assert_eq!(refused(&mut a, untimed), ErrorCode::BadOptions);
+
+    // Play now pairs two seekers of three days a move.
+    let seek = SeekOptions {
+        kind: Kind::Classic,
+        rules: RuleSet::Standard,
+        clock: None,
+        days: Some(3),
+        rated: false,
+    };
+    let pools = json(&server.get("/api/pools", &[]));
+    let offered: Vec<_> = pools["pools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|p| p["days"].as_u64())
+        .collect();
+    assert_eq!(offered.len(), 36, "{pools}");
+    let mut x = Client::connect(server.addr);
+    let mut y = Client::connect(server.addr);
+    x.send(&ClientMessage::Seek { seek });
+    y.send(&ClientMessage::Seek { seek });
+    joined(&mut x);
+    joined(&mut y);
+    let state = x.state(|s| s.o != uttt_protocol::Presence::Empty);
+    assert_eq!(state.options.days, Some(3));
+    let x_ms = state.clock.unwrap().x_ms;
+    assert!(x_ms > 3 * DAY_MS - 60_000 && x_ms <= 3 * DAY_MS, "{x_ms}");
+}
