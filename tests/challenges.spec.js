@@ -15,7 +15,7 @@ test('an open challenge is accepted from the list; one by name is declined', asy
   await openPlay(page);
   await page.locator('[data-action="create-challenge"]').click();
   await page.locator('#challenge-game').selectOption('ultimate');
-  await page.locator('#challenge-clock').selectOption('180+2');
+  await page.locator('#challenge-clock').selectOption('3+2');
   await expect(page.locator('#challenge-rated')).toBeChecked();
   await page.locator('[data-action="send-challenge"]').click();
   await expect(root(page)).toHaveAttribute('data-online-state', 'challenging');

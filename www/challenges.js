@@ -27,6 +27,7 @@
 import { t, onLangChange } from './i18n.js';
 import { el } from './dom.js';
 import { call, profileHash } from './api.js';
+import { timeControl, timingLabel } from './timecontrol.js';
 
 /** How often the lists are asked for while they show. */
 const CHALLENGES_EVERY_MS = 4000;
@@ -39,16 +40,15 @@ const GAMES = [
   { id: 'tiebreak', kind: 'ultimate', rules: 'tiebreak', label: 'playnow.tiebreak' },
   { id: 'classic', kind: 'classic', rules: 'standard', label: 'playnow.classic' },
 ];
-/** The clocks offered (those of Play now), as [initial seconds, increment]. */
-const CLOCKS = [
-  [60, 1],
-  [180, 2],
-  [300, 0],
-  [600, 5],
+/** The timings offered (those of Play now): the live clocks, then days a move. */
+/** @type {import('./timecontrol.js').Timing[]} */
+const TIMINGS = [
+  { clock: { initial: 60, increment: 1 } },
+  { clock: { initial: 180, increment: 2 } },
+  { clock: { initial: 300, increment: 0 } },
+  { clock: { initial: 600, increment: 5 } },
+  ...[1, 2, 3, 5, 7, 14].map((days) => ({ days })),
 ];
-
-/** A clock as a time control, "3+2"; none: no clock. */
-const tc = (clock) => (clock ? `${clock.initial / 60}+${clock.increment}` : '–');
 /** The label key of the game of `kind` and `rules`. */
 const gameLabel = (kind, rules) => GAMES.find((g) => g.kind === kind && g.rules === rules)?.label ?? 'playnow.ultimate';
 
@@ -81,8 +81,9 @@ export function createChallenges(controller) {
   const create = el('button', { type: 'button', class: 'btn', 'data-action': 'create-challenge', 'aria-expanded': 'false' });
 
   const game = select('game', GAMES.map((g) => [g.id, g.label]));
-  const clock = select('clock', CLOCKS.map(([i, n]) => [`${i}+${n}`, tc({ initial: i, increment: n })]));
-  clock.value = '180+2';
+  // Its options are labelled in render (a day count is in words).
+  const clock = el('select', { name: 'clock', id: 'challenge-clock', class: 'challenge-select' }, ...TIMINGS.map((timing) => el('option', { value: timeControl(timing) })));
+  clock.value = '3+2';
   const side = select('side', [['random', 'challenge.sideRandom'], ['x', 'challenge.sideX'], ['o', 'challenge.sideO']]);
   const ratedBox = el('input', { type: 'checkbox', name: 'challenge-rated', id: 'challenge-rated', checked: '' });
   const toInput = el('input', { type: 'text', name: 'to', id: 'challenge-to', autocomplete: 'off', spellcheck: 'false', maxlength: '24', class: 'challenge-to' });
@@ -107,7 +108,7 @@ export function createChallenges(controller) {
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const g = GAMES.find((x) => x.id === /** @type {HTMLSelectElement} */ (game).value) ?? GAMES[0];
-    const [initial, increment] = /** @type {HTMLSelectElement} */ (clock).value.split('+').map(Number);
+    const timing = TIMINGS.find((x) => timeControl(x) === /** @type {HTMLSelectElement} */ (clock).value) ?? TIMINGS[1];
     const to = /** @type {HTMLInputElement} */ (toInput).value.trim();
     formOpen = false;
     void controller.onlineChallenge(
@@ -115,7 +116,8 @@ export function createChallenges(controller) {
         kind: g.kind,
         rules: g.rules,
         colour: /** @type {HTMLSelectElement} */ (side).value,
-        clock: { initial, increment },
+        clock: timing.clock ?? null,
+        days: timing.days,
         rated: /** @type {HTMLInputElement} */ (ratedBox).checked,
       },
       to || null,
@@ -165,7 +167,7 @@ export function createChallenges(controller) {
   /** One challenge's row: who, their rating, the game, and its buttons. */
   function row(c, addressed, busy) {
     const rating = `${c.rating}${c.provisional ? '?' : ''}`;
-    const what = [t(gameLabel(c.kind, c.rules)), tc(c.clock), t(c.rated ? 'challenge.rated' : 'challenge.casual')].join(' · ');
+    const what = [t(gameLabel(c.kind, c.rules)), timingLabel(c), t(c.rated ? 'challenge.rated' : 'challenge.casual')].join(' · ');
     const accept = el('button', { type: 'button', class: 'btn primary', 'data-action': 'accept-challenge', text: t('challenge.accept') });
     accept.disabled = busy;
     const buttons = el('span', { class: 'challenge-buttons' }, accept);
@@ -185,13 +187,14 @@ export function createChallenges(controller) {
     forYouHead.textContent = t('challenge.forYou');
     openHead.textContent = t('challenge.open');
     for (const label of node.querySelectorAll('[data-label]')) label.textContent = t(/** @type {HTMLElement} */ (label).dataset.label);
+    for (const [i, option] of [...clock.options].entries()) option.textContent = timingLabel(TIMINGS[i]);
     create.textContent = t('challenge.create');
     send.textContent = t('challenge.send');
     toInput.setAttribute('placeholder', t('challenge.anyone'));
 
     waiting.hidden = !challenge;
     if (challenge) {
-      const what = `${t(gameLabel(challenge.options.kind, challenge.options.rules))} ${tc(challenge.options.clock)}`;
+      const what = `${t(gameLabel(challenge.options.kind, challenge.options.rules))} ${timingLabel(challenge.options)}`;
       waitText.textContent = challenge.cancelling
         ? t('challenge.cancelling')
         : t(challenge.to ? 'challenge.waitingTo' : 'challenge.waiting', { what, name: challenge.to ?? '' });

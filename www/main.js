@@ -33,6 +33,7 @@ import { initStatusBox } from './statusbox.js';
 import { initPlayerViews } from './playerviews.js';
 import { initOffers } from './offers.js';
 import { initReturnToGame } from './returngame.js';
+import { createOngoing } from './ongoing.js';
 import { input } from './dom.js';
 
 /** The question before a game in progress is replaced. */
@@ -133,14 +134,15 @@ async function boot() {
   });
   await nextTask();
   const online = initOnline(document.getElementById('online-host'), controller, { tabs });
-  initPlayerViews(controller, { openRecord: sharing.openRecord, tabs, focusMoves: moves.focus, online });
+  const ongoing = createOngoing(controller);
+  initPlayerViews(controller, { openRecord: sharing.openRecord, tabs, focusMoves: moves.focus, online: { ...online, ongoing } });
   initOffers(controller);
   initReturnToGame(controller, { tabs });
   await nextTask();
   initEndCard(controller, { tabs });
   initSound(controller);
   const help = createHelp();
-  initTitle(controller);
+  initTitle(controller, ongoing);
   bindKeyboard({
     newGame: controller.newGame,
     undo: controller.undo,

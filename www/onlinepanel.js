@@ -15,7 +15,7 @@
 // can still play here, or that they are offline; how to run a server is in
 // the README.
 
-import { t, onLangChange } from './i18n.js';
+import { t, tn, onLangChange } from './i18n.js';
 import { el } from './dom.js';
 import { copyText } from './share.js';
 import { createPlayNow } from './playnow.js';
@@ -23,19 +23,30 @@ import { ratingChange } from './chrome.js';
 import { confirmDialog } from './dialog.js';
 import { opponentHere } from './features/room.js';
 import { accountButton } from './features/account.js';
+import { daysClockText, timeControl } from './timecontrol.js';
 
-/** The clocks offered: none, then seconds at the start + seconds a move. */
-const CLOCKS = [null, [60, 1], [180, 2], [300, 0], [600, 5]];
-/** A clock under this many milliseconds is shown as running low. */
+/** The timings offered: none, then seconds at the start + seconds a move, then days a move. */
+/** @type {import('./timecontrol.js').Timing[]} */
+const TIMINGS = [
+  {},
+  ...[[60, 1], [180, 2], [300, 0], [600, 5]].map(([initial, increment]) => ({ clock: { initial, increment } })),
+  ...[1, 2, 3, 5, 7, 14].map((days) => ({ days })),
+];
+/** A clock under this many milliseconds is shown as running low... */
 const LOW_MS = 20_000;
+/** ...a correspondence game's, under this many. */
+const LOW_DAYS_MS = 6 * 3_600_000;
 const ROOM_CODE = /^[0-9a-z]{1,32}$/;
 /** How long Resign waits for its second tap before it stands down. */
 const RESIGN_ARMED_MS = 5000;
 
-function clockLabel(clock) {
-  if (!clock) return t('online.noClock');
-  const [initial, increment] = clock;
-  return t('online.clockPreset', { minutes: initial / 60, seconds: increment });
+/**
+ * How the form names a timing.
+ * @param {import('./timecontrol.js').Timing} timing
+ */
+function timingOption({ clock, days }) {
+  if (clock) return t('online.clockPreset', { minutes: clock.initial / 60, seconds: clock.increment });
+  return days ? tn('online.daysPreset', days) : t('online.noClock');
 }
 
 /** `ms` as m:ss (or 0:ss.s under ten seconds). */
@@ -73,7 +84,7 @@ export function initOnline(host, controller, { tabs }) {
   const kind = select('kind', [['ultimate', 'kind.ultimate'], ['classic', 'kind.classic']]);
   const rules = select('rules', [['standard', 'rules.standard'], ['tiebreak', 'rules.tiebreak']]);
   const colour = select('colour', [['random', 'online.colourRandom'], ['x', 'online.colourX'], ['o', 'online.colourO']]);
-  const clock = select('clock', CLOCKS.map((c, i) => [String(i), null]));
+  const clock = select('clock', TIMINGS.map((c, i) => [String(i), null]));
   const ratedRoom = el('input', { type: 'checkbox', name: 'rated', id: 'online-rated' });
   const field = (key, control) => el('label', { class: 'field' }, el('span', { 'data-label': key }), control);
   const create = el('button', { type: 'submit', class: 'btn primary', 'data-action': 'online-create' });
@@ -146,9 +157,10 @@ export function initOnline(host, controller, { tabs }) {
       if (!clocks) continue;
       let ms = side === 'x' ? clocks.xMs : clocks.oMs;
       if (clocks.running === side) ms -= performance.now() - receivedAt;
-      const text = clockText(ms);
+      const byDays = Boolean(roomState?.options.days);
+      const text = byDays ? daysClockText(ms) : clockText(ms);
       if (node.textContent !== text) node.textContent = text;
-      node.dataset.low = String(ms < LOW_MS);
+      node.dataset.low = String(ms < (byDays ? LOW_DAYS_MS : LOW_MS));
     }
     const running = Boolean(clocks?.running) && inSession;
     if (running && !ticker) ticker = window.setInterval(tickClocks, 100);
@@ -173,7 +185,7 @@ export function initOnline(host, controller, { tabs }) {
     shown = state;
     playNow.render();
     for (const node of host.querySelectorAll('[data-label]')) node.textContent = t(node.dataset.label);
-    for (const [i, option] of [...clock.options].entries()) option.textContent = clockLabel(CLOCKS[i]);
+    for (const [i, option] of [...clock.options].entries()) option.textContent = timingOption(TIMINGS[i]);
     openPlay.textContent = t('online.openPlay');
     heading.textContent = t('online.title');
     intro.textContent = t('online.intro');
@@ -187,7 +199,7 @@ export function initOnline(host, controller, { tabs }) {
     leave.textContent = t('online.leave');
     rules.disabled = kind.value === 'classic';
     // A rated game has a clock (the server refuses one without).
-    /** @type {HTMLInputElement} */ (ratedRoom).disabled = CLOCKS[Number(clock.value)] === null;
+    /** @type {HTMLInputElement} */ (ratedRoom).disabled = !timeControl(TIMINGS[Number(clock.value)] ?? {});
 
     form.hidden = inSession;
     intro.hidden = inSession;
@@ -237,13 +249,14 @@ export function initOnline(host, controller, { tabs }) {
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    const preset = CLOCKS[Number(clock.value)] ?? null;
+    const timing = TIMINGS[Number(clock.value)] ?? {};
     const options = {
       kind: kind.value,
       rules: kind.value === 'classic' ? 'standard' : rules.value,
       colour: colour.value,
-      clock: preset && { initial: preset[0], increment: preset[1] },
-      rated: /** @type {HTMLInputElement} */ (ratedRoom).checked && Boolean(preset),
+      clock: timing.clock ?? null,
+      days: timing.days,
+      rated: /** @type {HTMLInputElement} */ (ratedRoom).checked && Boolean(timeControl(timing)),
     };
     controller.onlineCreate(options);
   });
@@ -276,10 +289,10 @@ export function initOnline(host, controller, { tabs }) {
     if (leavingResigns() && !(await confirmLeave())) return;
     controller.onlineLeave();
   });
-  /** Whether leaving now gives a game in play up (the server's rule for `leave`). */
+  /** Whether leaving now gives a game in play up (the server's rule for `leave`: a correspondence game goes on). */
   const leavingResigns = () => {
     const { roomState, side } = controller.onlineRoom();
-    return Boolean(side && roomState && roomState.result === null && roomState.x !== 'empty' && roomState.o !== 'empty');
+    return Boolean(side && roomState && roomState.result === null && !roomState.options.days && roomState.x !== 'empty' && roomState.o !== 'empty');
   };
   const confirmLeave = () =>
     confirmDialog(t('online.leaveTitle'), t('online.leaveBody'), { ok: t('online.leaveOk'), cancel: t('leave.keep') });

@@ -24,13 +24,14 @@ export function problemText(problem) {
  * `openRecord` is sharing.js's (it keeps the way back to the game that was
  * on the board); `tabs` the panel's; `focusMoves` puts the focus on the
  * move list; `online` the Online tab's Play now, shown in the Play view
- * (`#/play`). Returns the router, for more views.
+ * (`#/play`), with the player's games in play (ongoing.js). Returns the
+ * router, for more views.
  * @param {Controller} controller
  * @param {{
  *   openRecord: (text: string, options?: {badKey?: string, okKey?: string}) => Promise<boolean>,
  *   tabs: {show: (name: string) => void},
  *   focusMoves: () => void,
- *   online: {playNow: import('./playview.js').PlayNow, home: HTMLElement},
+ *   online: {playNow: import('./playview.js').PlayNow, home: HTMLElement, ongoing: import('./ongoing.js').Ongoing},
  * }} options
  */
 export function initPlayerViews(controller, { openRecord, tabs, focusMoves, online }) {

@@ -1,8 +1,8 @@
 // @ts-check
 // Play now, in the Play view (playview.js): the pools the server offers (GET
 // /api/pools: Ultimate standard, tie-break and Classic, each at four
-// clocks, rated or casual) as one button per clock with how many wait in
-// it; while a seek waits, how long, with whom, a Cancel, and after
+// clocks and six days a move, rated or casual) as one button per clock
+// with how many wait in it, the correspondence games (days a move) apart; while a seek waits, how long, with whom, a Cancel, and after
 // ENGINE_OFFER_MS alone the house engine at a level matched to the
 // player's rating (the seek goes on until the player takes it). The seek
 // itself is features/online.js's (controller.onlineSeek ...); this view
@@ -12,13 +12,14 @@
 // page once.
 //
 // Hooks (a public test API): `[data-action="play-now"][data-tc="1+1"]`
-// (one per clock of the chosen game), `[data-action="cancel-seek"]`,
+// (one per clock of the chosen game; `[data-tc="3d"]` for three days a move), `[data-action="cancel-seek"]`,
 // `[data-action="play-bot"]`, the signed-in name in `[data-me]`.
 
 import { t, tn, onLangChange } from './i18n.js';
 import { el } from './dom.js';
 import { call, profileHash } from './api.js';
 import { createChallenges } from './challenges.js';
+import { timeControl, timingLabel } from './timecontrol.js';
 
 /** How long a player waits alone before the engine is offered. */
 export const ENGINE_OFFER_MS = 20_000;
@@ -46,11 +47,6 @@ export function engineLevelFor(rating) {
   return 'master';
 }
 
-/** A clock `{initial, increment}` as a time control, "3+2". */
-export function timeControl(clock) {
-  return clock ? `${clock.initial / 60}+${clock.increment}` : '';
-}
-
 /** Seconds as m:ss. */
 function elapsed(ms) {
   const s = Math.max(0, Math.floor(ms / 1000));
@@ -74,9 +70,11 @@ export function createPlayNow(controller, { account } = {}) {
   const me = el('p', { class: 'playnow-me', 'data-me': '' });
   const games = el('div', { class: 'playnow-games', role: 'radiogroup', 'aria-labelledby': 'playnow-heading' });
   const buttons = el('div', { class: 'playnow-buttons' });
+  const dayButtons = el('div', { class: 'playnow-buttons playnow-days', 'aria-labelledby': 'playnow-days-heading' });
+  const daysHeading = el('p', { class: 'playnow-days-heading', id: 'playnow-days-heading', 'data-label': 'playnow.days' });
   const ratedBox = el('input', { type: 'checkbox', name: 'rated', id: 'playnow-rated', checked: '' });
   const ratedLabel = el('label', { class: 'option playnow-rated', for: 'playnow-rated' }, ratedBox, el('span'));
-  const choose = el('div', { class: 'playnow-choose' }, games, buttons, ratedLabel);
+  const choose = el('div', { class: 'playnow-choose' }, games, buttons, daysHeading, dayButtons, ratedLabel);
 
   const waitText = el('p', { class: 'playnow-wait', role: 'status' });
   const cancel = el('button', { type: 'button', class: 'btn', 'data-action': 'cancel-seek' });
@@ -101,11 +99,11 @@ export function createPlayNow(controller, { account } = {}) {
     rated = /** @type {HTMLInputElement} */ (ratedBox).checked;
     render();
   });
-  buttons.addEventListener('click', (event) => {
+  choose.addEventListener('click', (event) => {
     const button = /** @type {HTMLElement} */ (event.target).closest('[data-action="play-now"]');
-    const pool = shownPools().find((p) => timeControl(p.clock) === button?.getAttribute('data-tc'));
+    const pool = shownPools().find((p) => timeControl(p) === button?.getAttribute('data-tc'));
     if (!pool) return;
-    void controller.onlineSeek({ kind: pool.kind, rules: pool.rules, clock: pool.clock, rated: pool.rated });
+    void controller.onlineSeek({ kind: pool.kind, rules: pool.rules, clock: pool.clock, days: pool.days ?? undefined, rated: pool.rated });
   });
   cancel.addEventListener('click', () => void controller.onlineCancelSeek());
   playBot.addEventListener('click', () => {
@@ -115,7 +113,7 @@ export function createPlayNow(controller, { account } = {}) {
 
   /** The offered pools of the chosen game and rating, in the server's order. */
   const shownPools = () =>
-    (pools ?? []).filter((p) => p.kind === game.kind && p.rules === game.rules && p.rated === rated && p.clock);
+    (pools ?? []).filter((p) => p.kind === game.kind && p.rules === game.rules && p.rated === rated && (p.clock || p.days));
 
   /** Asks the server for its pools and their counts (not while the browser is offline: nothing would answer). */
   async function refreshPools() {
@@ -149,28 +147,28 @@ export function createPlayNow(controller, { account } = {}) {
     }
   }
 
-  function renderButtons(disabled) {
-    const shown = shownPools();
-    const keys = shown.map((p) => timeControl(p.clock)).join(' ');
-    if (buttons.dataset.keys !== keys) {
-      buttons.dataset.keys = keys;
-      buttons.replaceChildren(
+  /** Draws one button per pool of `shown` into `into` (live clocks, or days a move). */
+  function renderButtons(into, shown, disabled) {
+    const keys = shown.map((p) => timeControl(p)).join(' ');
+    if (into.dataset.keys !== keys) {
+      into.dataset.keys = keys;
+      into.replaceChildren(
         ...shown.map((p) =>
           el(
             'button',
-            { type: 'button', class: 'btn playnow-button', 'data-action': 'play-now', 'data-tc': timeControl(p.clock) },
+            { type: 'button', class: 'btn playnow-button', 'data-action': 'play-now', 'data-tc': timeControl(p) },
             el('span', { class: 'playnow-tc' }),
             el('span', { class: 'playnow-count' }),
           ),
         ),
       );
     }
-    for (const [i, button] of [...buttons.children].entries()) {
+    for (const [i, button] of [...into.children].entries()) {
       const pool = shown[i];
       /** @type {HTMLButtonElement} */ (button).disabled = disabled;
-      button.querySelector('.playnow-tc').textContent = timeControl(pool.clock);
+      button.querySelector('.playnow-tc').textContent = timingLabel(pool);
       button.querySelector('.playnow-count').textContent = tn('playnow.waitingCount', pool.waiting);
-      button.setAttribute('aria-label', t('playnow.buttonLabel', { tc: timeControl(pool.clock), waiting: tn('playnow.waitingCount', pool.waiting) }));
+      button.setAttribute('aria-label', t('playnow.buttonLabel', { tc: timingLabel(pool), waiting: tn('playnow.waitingCount', pool.waiting) }));
     }
   }
 
@@ -192,12 +190,15 @@ export function createPlayNow(controller, { account } = {}) {
     node.hidden = pools === null && !seek;
     choose.hidden = Boolean(seek) || inSession;
     waiting.hidden = !seek;
-    renderButtons(navigator.onLine === false);
+    const shown = shownPools();
+    renderButtons(buttons, shown.filter((p) => p.clock), navigator.onLine === false);
+    renderButtons(dayButtons, shown.filter((p) => !p.clock), navigator.onLine === false);
+    daysHeading.hidden = dayButtons.childElementCount === 0;
     keepPolling(!inSession || Boolean(seek));
     keepTicking(Boolean(seek));
     if (!seek) return;
     const waited = performance.now() - seek.since;
-    const tc = timeControl(seek.options.clock);
+    const tc = timingLabel(seek.options);
     const what = t(seek.options.rated ? 'playnow.seekRated' : 'playnow.seekCasual', { tc, game: t(GAMES.find((g) => g.kind === seek.options.kind && g.rules === seek.options.rules)?.label ?? 'playnow.ultimate') });
     waitText.textContent = seek.cancelling
       ? t('playnow.cancelling')

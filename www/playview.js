@@ -3,15 +3,18 @@
 // Play): who plays here (the name, linking to the profile, and the
 // account's button), their ratings in each performance they have played,
 // Play now (playnow.js: the pools and their counts, the seek's wait,
-// Cancel, the engine's offer), the online games this browser holds a seat
-// in (running.js), each with Return, and the ways on: the leaderboards and
+// Cancel, the engine's offer), the player's games in play on any device
+// (ongoing.js): "Your move" first, each with Play, then those waiting for
+// the opponent with the online games this browser holds a seat in
+// (running.js), each with Return; and the ways on: the leaderboards and
 // a friend by link (the Online tab). A pairing that seats the player in a
 // game closes the view by itself: the game is on the board. While a seek
 // waits with the view closed, the status box offers its actions
 // (seekstatus.js).
 //
-// Test hooks: the root `[data-view="play"]`, `[data-my-ratings]`, each
-// running game `[data-running-game="ROOM"]` with its
+// Test hooks: the root `[data-view="play"]`, `[data-my-ratings]`, the
+// "Your move" list `[data-your-move]` of `[data-game="ROOM"]` rows; every
+// running game's row (those too) `[data-running-game="ROOM"]` with its
 // `[data-action="return-running"]`.
 
 import { t } from './i18n.js';
@@ -22,6 +25,7 @@ import { runningGames } from './running.js';
 import { DEFAULT_PERF } from './leaderboard.js';
 import { dateText } from './ratings.js';
 import { initSeekStatus } from './seekstatus.js';
+import { daysClockText, timingLabel } from './timecontrol.js';
 
 /**
  * @typedef {{ node: HTMLElement, who: HTMLElement, render: () => void }} PlayNow
@@ -47,12 +51,15 @@ export function newOpponent(controller) {
  * the name goes back to when the view closes; `tabs` the panel's.
  * @param {{ route: (prefix: string, render: (view: import('./views.js').View) => void) => void, open: (hash: string) => void }} views
  * @param {Controller} controller
- * @param {{ playNow: PlayNow, home: HTMLElement, tabs: Tabs }} parts
+ * @param {{ playNow: PlayNow, home: HTMLElement, tabs: Tabs, ongoing: import('./ongoing.js').Ongoing }} parts
  */
-export function initPlay(views, controller, { playNow, home, tabs }) {
-  views.route(PLAY_HASH, (view) => renderPlay(view, { controller, playNow, home, tabs }));
+export function initPlay(views, controller, { playNow, home, tabs, ongoing }) {
+  views.route(PLAY_HASH, (view) => renderPlay(view, { controller, playNow, home, tabs, ongoing }));
   initSeekStatus(controller, { openPlay: () => views.open(PLAY_HASH) });
 }
+
+/** The label key of each game, as the lists name it. */
+const PLAY_GAMES = { ultimate: 'playnow.ultimate', tiebreak: 'playnow.tiebreak', classic: 'playnow.classic' };
 
 /** What the view says when the API cannot answer. */
 function problemText(problem) {
@@ -64,9 +71,9 @@ function problemText(problem) {
 /**
  * Fills `view` with the Play view.
  * @param {import('./views.js').View} view
- * @param {{ controller: Controller, playNow: PlayNow, home: HTMLElement, tabs: Tabs }} parts
+ * @param {{ controller: Controller, playNow: PlayNow, home: HTMLElement, tabs: Tabs, ongoing: import('./ongoing.js').Ongoing }} parts
  */
-function renderPlay(view, { controller, playNow, home, tabs }) {
+function renderPlay(view, { controller, playNow, home, tabs, ongoing }) {
   const { root, signal } = view;
   root.dataset.view = 'play';
   view.setTitle(t('play.title'));
@@ -74,6 +81,9 @@ function renderPlay(view, { controller, playNow, home, tabs }) {
   const problem = el('p', { class: 'view-status', role: 'status' });
   const ratingsHead = el('h3', { text: t('play.ratings') });
   const ratings = el('div', { class: 'play-ratings', 'data-my-ratings': '' });
+  const yourMove = el('ul', { class: 'play-running', 'data-your-move': '' });
+  const yourMoveHead = el('h3', { id: 'play-your-move-head' });
+  const yourMovePart = el('section', { class: 'play-running-part', 'aria-labelledby': 'play-your-move-head' }, yourMoveHead, yourMove);
   const running = el('ul', { class: 'play-running' });
   // The games in progress come before Play now, where they are seen first; none, nothing is said.
   const runningPart = el('section', { class: 'play-running-part', 'aria-labelledby': 'play-running-head' }, el('h3', { id: 'play-running-head', text: t('play.running') }), running);
@@ -93,6 +103,7 @@ function renderPlay(view, { controller, playNow, home, tabs }) {
     playNow.who,
     ratingsHead,
     ratings,
+    yourMovePart,
     runningPart,
     inGame,
     pool,
@@ -140,33 +151,55 @@ function renderPlay(view, { controller, playNow, home, tabs }) {
     // A seek or a challenge waiting is a session with no game yet: Play now shows it.
     inGame.hidden = !inSession || Boolean(seek) || Boolean(challenge);
     pool.hidden = !inGame.hidden;
-    const games = runningGames();
-    running.replaceChildren(...games.map((game) => runningRow(game, inSession && code === game.room)));
-    runningPart.hidden = games.length === 0;
+    const onBoard = (room) => inSession && code === room;
+    const listed = ongoing.games();
+    const mine = listed.filter((g) => g.yourMove);
+    yourMoveHead.textContent = t('play.yourMove', { count: mine.length });
+    yourMove.replaceChildren(...mine.map((game) => ongoingRow(game, onBoard(game.room))));
+    yourMovePart.hidden = mine.length === 0;
+    // This browser's own notes of its seats, but for the games the server listed.
+    const local = runningGames().filter((game) => !listed.some((g) => g.room === game.room));
+    running.replaceChildren(
+      ...listed.filter((g) => !g.yourMove).map((game) => ongoingRow(game, onBoard(game.room))),
+      ...local.map((game) => runningRow(game, onBoard(game.room))),
+    );
+    runningPart.hidden = running.childElementCount === 0;
   };
 
-  /** One running game: the side played, when it was last seen, and the way back to it. */
-  const runningRow = (game, onBoard) => {
-    const back = el('button', {
-      type: 'button',
-      class: 'btn primary',
-      'data-action': 'return-running',
-      'data-room': game.room,
-      text: t(onBoard ? 'play.onBoard' : 'play.return'),
-    });
-    back.addEventListener('click', () => {
+  /** The button that takes the player to `room`'s game, or back to the board. */
+  const goButton = (room, label, onBoard) => {
+    const go = el('button', { type: 'button', class: 'btn primary', 'data-action': 'return-running', 'data-room': room, text: t(onBoard ? 'play.onBoard' : label) });
+    go.addEventListener('click', () => {
       void close().then(() => {
         if (onBoard) return;
         tabs.show('online');
-        controller.onlineJoin(game.room);
+        controller.onlineJoin(room);
       });
     });
+    return go;
+  };
+
+  /** One of the player's games as the server lists it: the opponent, the game, its timing, the time left to move. */
+  const ongoingRow = (game, onBoard) => {
+    const who = t('play.asAgainst', { side: game.side.toUpperCase(), name: game.opponent ?? t('play.guest') });
+    const what = [who, t(PLAY_GAMES[game.rules === 'tiebreak' ? 'tiebreak' : game.kind]), timingLabel(game)].join(' · ');
+    const left = game.deadline !== null ? t('play.timeLeft', { time: daysClockText(game.deadline - Date.now()) }) : '';
+    return el(
+      'li',
+      { class: 'play-running-game', 'data-game': game.room, 'data-running-game': game.room },
+      el('p', {}, el('span', { class: 'play-running-what', text: what }), ' ', el('span', { class: 'hint', text: left })),
+      goButton(game.room, game.yourMove ? 'play.play' : 'play.return', onBoard),
+    );
+  };
+
+  /** One running game this browser noted: the side played, when it was last seen, and the way back to it. */
+  const runningRow = (game, onBoard) => {
     const what = game.side ? t('play.runningAs', { side: game.side.toUpperCase() }) : t('play.runningGame');
     return el(
       'li',
       { class: 'play-running-game', 'data-running-game': game.room },
       el('p', {}, el('span', { class: 'play-running-what', text: what }), ' ', el('span', { class: 'hint', text: t('play.seen', { date: dateText(game.since, true) }) })),
-      back,
+      goButton(game.room, 'play.return', onBoard),
     );
   };
 
@@ -194,14 +227,17 @@ function renderPlay(view, { controller, playNow, home, tabs }) {
   const forget = controller.account.onMe(() => {
     void load().catch(quiet);
   });
+  const forgetOngoing = ongoing.onChange(drawRunning);
   const quiet = (error) => {
     if (!signal.aborted) throw error;
   };
   signal.addEventListener('abort', () => {
     stop();
     forget();
+    forgetOngoing();
   });
   window.addEventListener('storage', drawRunning, { signal });
   drawRunning();
+  void ongoing.refresh();
   void load().catch(quiet);
 }

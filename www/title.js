@@ -4,6 +4,8 @@
 // who switched tabs while the AI thought sees it came back to them; "You
 // won", "You lost" or "Draw" once such a game ends; the plain title
 // otherwise (two players at one screen, AI vs AI, browsing earlier moves).
+// Before it, "(2)" while two of the player's online games wait for their
+// move (ongoing.js), as lichess counts them.
 
 import { t, onLangChange } from './i18n.js';
 
@@ -25,24 +27,31 @@ export function titleKey(state, canMove) {
   return mode === 'online' && !canMove() ? null : 'title.yourMove';
 }
 
-/** The whole title for a prefix key (or null). */
-function titleText(key) {
-  return key ? t('title.with', { what: t(key), app: t('app.title') }) : t('app.title');
+/**
+ * The whole title for a prefix key (or null), after the count of the
+ * player's other games waiting for their move, when there are any.
+ */
+function titleText(key, waiting) {
+  const text = key ? t('title.with', { what: t(key), app: t('app.title') }) : t('app.title');
+  return waiting > 0 ? `(${waiting}) ${text}` : text;
 }
 
 /**
  * Keeps document.title in step with the game, from the controller's
- * changes of the game, its page state and the language.
+ * changes of the game, its page state and the language, and with the
+ * count of the player's games waiting for their move (`ongoing`).
  * @param {Controller} controller
+ * @param {import('./ongoing.js').Ongoing} ongoing
  */
-export function initTitle(controller) {
+export function initTitle(controller, ongoing) {
   const update = () => {
-    const text = titleText(titleKey(controller.getState(), () => controller.pageState().interactive));
+    const text = titleText(titleKey(controller.getState(), () => controller.pageState().interactive), ongoing.yourMoves());
     if (document.title !== text) document.title = text;
   };
   controller.subscribe((change) => {
     if ('game' in change) update();
   });
+  ongoing.onChange(update);
   onLangChange(update);
   update();
 }
