@@ -110,9 +110,52 @@ id: string, } | { "type": "ping",
 /**
  * Chosen by the client.
  */
+id: number, } | { "type": "chat", 
+/**
+ * A preset message.
+ */
+preset: ChatPreset | null, 
+/**
+ * Typed words.
+ */
+text: string | null, } | { "type": "reportChat", 
+/**
+ * The line's id (`chat`).
+ */
 id: number, };
-export type ErrorCode = "bad-frame" | "bad-message" | "bad-version" | "bad-options" | "not-in-room" | "no-such-room" | "bad-token" | "not-a-player" | "no-opponent" | "not-your-turn" | "stale-move" | "illegal-move" | "game-over" | "game-in-play" | "no-draw-offer" | "rate-limited" | "server-full" | "server-error" | "seeking" | "not-seeking" | "not-signed-in" | "no-such-player" | "own-challenge" | "not-for-you" | "too-many-challenges" | "no-such-challenge" | "challenge-withdrawn" | "challenge-expired" | "challenge-taken" | "challenge-declined" | "not-challenging";
+export type ErrorCode = "bad-frame" | "bad-message" | "bad-version" | "bad-options" | "not-in-room" | "no-such-room" | "bad-token" | "not-a-player" | "no-opponent" | "not-your-turn" | "stale-move" | "illegal-move" | "game-over" | "game-in-play" | "no-draw-offer" | "rate-limited" | "server-full" | "server-error" | "seeking" | "not-seeking" | "not-signed-in" | "no-such-player" | "own-challenge" | "not-for-you" | "too-many-challenges" | "no-such-challenge" | "challenge-withdrawn" | "challenge-expired" | "challenge-taken" | "challenge-declined" | "not-challenging" | "bad-chat" | "no-such-line";
 export type ChallengeEnd = "declined" | "withdrawn" | "expired";
+export type ChatPreset = "hello" | "goodLuck" | "goodGame" | "thanks" | "wellPlayed" | "rematch";
+export type ChatChannel = "players" | "spectators";
+export type ChatLine = { 
+/**
+ * Its number in the room (reports name it).
+ */
+id: number, 
+/**
+ * Whose chat.
+ */
+channel: ChatChannel, 
+/**
+ * The side of the player who said it (players' chat).
+ */
+side: Side | null, 
+/**
+ * Who said it: a signed-in player's name, or none for a guest.
+ */
+name: string | null, 
+/**
+ * A preset message...
+ */
+preset: ChatPreset | null, 
+/**
+ * ...or typed words (shown as text, never as markup or a link).
+ */
+text: string | null, 
+/**
+ * When, in milliseconds since the Unix epoch.
+ */
+at: number, };
 export type Presence = "empty" | "connected" | "disconnected";
 export type EndReason = "won" | "draw" | "resigned" | "agreed" | "time";
 export type GameResult = { 
@@ -304,4 +347,12 @@ id: string,
 /**
  * Why it ended.
  */
-reason: ChallengeEnd, };
+reason: ChallengeEnd, } | { "type": "chat", 
+/**
+ * The line.
+ */
+line: ChatLine, } | { "type": "chatHistory", 
+/**
+ * Oldest first.
+ */
+lines: Array<ChatLine>, };

@@ -15,8 +15,8 @@ use uttt_core::record::parse_record;
 use uttt_core::search::Level;
 use uttt_core::{AnyGame, AnyKind, History, Visit};
 use uttt_protocol::{
-    read_server, write, ClientMessage, ClockSetting, ColourChoice, Kind, Presence, Role,
-    RoomOptions, RoomState, RuleSet, ServerMessage, Side,
+    read_server, write, ChatLine, ChatPreset, ClientMessage, ClockSetting, ColourChoice, Kind,
+    Presence, Role, RoomOptions, RoomState, RuleSet, ServerMessage, Side,
 };
 
 use crate::ai::Engine;
@@ -444,6 +444,12 @@ impl Client {
             // This client makes no challenges.
             ServerMessage::Challenging { .. } | ServerMessage::ChallengeEnded { .. } => {}
             ServerMessage::Pong { .. } => {}
+            ServerMessage::Chat { line } => outln!("{}", chat_line(&line)),
+            ServerMessage::ChatHistory { lines } => {
+                for line in lines {
+                    outln!("{}", chat_line(&line));
+                }
+            }
         }
         Ok(Step::Go)
     }
@@ -620,6 +626,28 @@ fn send(socket: &mut Socket, message: &ClientMessage) -> Result<(), String> {
     socket
         .send(Message::text(write(message)))
         .map_err(|e| format!("cannot send: {e}"))
+}
+
+/// A chat line as the terminal prints it: who, then what (a preset in
+/// English; typed words as they are, printed as text).
+fn chat_line(line: &ChatLine) -> String {
+    let who = match (&line.name, line.side) {
+        (Some(name), _) => name.clone(),
+        (None, Some(side)) => format!("{side:?}"),
+        (None, None) => "A guest".to_string(),
+    };
+    let what = match line.preset {
+        Some(ChatPreset::Hello) => "Hello!",
+        Some(ChatPreset::GoodLuck) => "Good luck!",
+        Some(ChatPreset::GoodGame) => "Good game!",
+        Some(ChatPreset::Thanks) => "Thanks!",
+        Some(ChatPreset::WellPlayed) => "Well played!",
+        Some(ChatPreset::Rematch) => "Rematch?",
+        None => line.text.as_deref().unwrap_or_default(),
+    };
+    // Control characters never reach the terminal (the server refuses them too).
+    let what: String = what.chars().filter(|c| !c.is_control()).collect();
+    format!("{who}: {what}")
 }
 
 #[cfg(test)]

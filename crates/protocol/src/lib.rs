@@ -279,6 +279,78 @@ pub enum ClientMessage {
         /// Chosen by the client.
         id: u32,
     },
+    /// Says one line in the room's chat: the players' chat from a seat,
+    /// the spectators' from a watcher. Exactly one of `preset` (a message
+    /// every page says in its own language) and `text` (typed: 1 to
+    /// [`MAX_CHAT_CHARS`] characters).
+    Chat {
+        /// A preset message.
+        #[serde(default)]
+        preset: Option<ChatPreset>,
+        /// Typed words.
+        #[serde(default)]
+        text: Option<String>,
+    },
+    /// Reports line `id` of the sender's chat: kept with its game for the
+    /// moderators to read.
+    ReportChat {
+        /// The line's id (`chat`).
+        id: u32,
+    },
+}
+
+/// The most characters a typed chat line holds.
+pub const MAX_CHAT_CHARS: usize = 140;
+
+/// A chat message every page says in its own language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub enum ChatPreset {
+    /// "Hello!"
+    Hello,
+    /// "Good luck!"
+    GoodLuck,
+    /// "Good game!"
+    GoodGame,
+    /// "Thanks!"
+    Thanks,
+    /// "Well played!"
+    WellPlayed,
+    /// "Rematch?"
+    Rematch,
+}
+
+/// Whose chat a line is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "lowercase")]
+pub enum ChatChannel {
+    /// The two players', which watchers never see.
+    Players,
+    /// The watchers', which the players never see (nobody helps them).
+    Spectators,
+}
+
+/// One line of a room's chat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ChatLine {
+    /// Its number in the room (reports name it).
+    pub id: u32,
+    /// Whose chat.
+    pub channel: ChatChannel,
+    /// The side of the player who said it (players' chat).
+    pub side: Option<Side>,
+    /// Who said it: a signed-in player's name, or none for a guest.
+    pub name: Option<String>,
+    /// A preset message...
+    pub preset: Option<ChatPreset>,
+    /// ...or typed words (shown as text, never as markup or a link).
+    pub text: Option<String>,
+    /// When, in milliseconds since the Unix epoch.
+    pub at: u64,
 }
 
 /// Why a frame was refused. Nothing changes on a refusal.
@@ -349,6 +421,11 @@ pub enum ErrorCode {
     ChallengeDeclined,
     /// A `cancelChallenge` while no challenge of this connection waits.
     NotChallenging,
+    /// A chat line that is not one preset or 1 to [`MAX_CHAT_CHARS`]
+    /// characters of text (without control characters).
+    BadChat,
+    /// A report of a chat line this connection's chat does not hold.
+    NoSuchLine,
 }
 
 /// Why a challenge ended without a game for its challenger.
@@ -603,6 +680,17 @@ pub enum ServerMessage {
         id: String,
         /// Why it ended.
         reason: ChallengeEnd,
+    },
+    /// A new line of the chat this connection reads.
+    Chat {
+        /// The line.
+        line: ChatLine,
+    },
+    /// The chat this connection reads so far (the latest lines), sent
+    /// after `joined`.
+    ChatHistory {
+        /// Oldest first.
+        lines: Vec<ChatLine>,
     },
 }
 

@@ -25,6 +25,7 @@ use axum::extract::ws::Utf8Bytes;
 use tokio::sync::{mpsc, oneshot};
 use uttt_protocol::{write, ClientMessage, ErrorCode, Refusal, Role, RoomOptions, ServerMessage};
 
+use crate::chat::{channel_of, store_report, Chat, Report, Said};
 use crate::clock::{epoch_ms, now_ms, wall_at_zero};
 use crate::pace::Pace;
 use crate::players::Player;
@@ -80,6 +81,28 @@ pub enum Command {
     Gone {
         /// The connection.
         conn: u64,
+    },
+    /// A connection says a line in its chat (checked: `chat::check`).
+    Chat {
+        /// The connection.
+        conn: u64,
+        /// The sayer's name, when signed in.
+        name: Option<String>,
+        /// What it says.
+        said: Said,
+        /// Done, or why not.
+        reply: oneshot::Sender<Result<(), Refusal>>,
+    },
+    /// A connection reports line `id` of its chat.
+    ReportChat {
+        /// The connection.
+        conn: u64,
+        /// The line's id.
+        id: u32,
+        /// The reporting player, when signed in.
+        reporter: Option<i64>,
+        /// Done, or why not.
+        reply: oneshot::Sender<Result<(), Refusal>>,
     },
     /// Look at the clock: a correspondence game past its deadline by the
     /// wall clock ends now (the room's timer runs on the monotonic clock,
@@ -521,6 +544,22 @@ fn room_answer() -> Duration {
 struct Members(HashMap<u64, (Role, Outbox)>);
 
 impl Members {
+    /// The role connection `conn` holds here.
+    fn role(&self, conn: u64) -> Result<Role, Refusal> {
+        self.0
+            .get(&conn)
+            .map(|(role, _)| *role)
+            .ok_or_else(|| Refusal::new(ErrorCode::NotInRoom, "join the room first"))
+    }
+
+    /// Sends connection `conn` one message, if it can take it (one that
+    /// cannot is dropped with the next state).
+    fn send(&self, conn: u64, message: &ServerMessage) {
+        if let Some((_, out)) = self.0.get(&conn) {
+            let _ = out.try_send(frame(message));
+        }
+    }
+
     /// Adds a connection to room `room` and sends it `joined` (with its
     /// seat's token, which only this connection is ever sent).
     fn add(&mut self, room: &str, conn: u64, role: Role, out: Outbox, token: Option<String>) {
@@ -585,6 +624,7 @@ async fn room_task(
         queue: me,
     };
     broadcast(&mut room, &mut members);
+    let mut chat = Chat::default();
     let mut watchers = Pace::default();
     watchers.told(Instant::now());
     let mut idle_since = members.0.is_empty().then(Instant::now);
@@ -637,7 +677,8 @@ async fn room_task(
             broadcast(&mut room, &mut members);
             watchers.told(Instant::now());
         }
-        match handle(command, &mut room, &mut members, &mut saved, &hub).await {
+        let parts = (&mut room, &mut members, &mut saved, &mut chat);
+        match handle(command, parts, &hub).await {
             Tell::Everyone => {
                 broadcast(&mut room, &mut members);
                 watchers.told(Instant::now());
@@ -678,7 +719,9 @@ async fn room_task(
             Command::Join { reply, .. } => {
                 let _ = reply.send(Err(gone()));
             }
-            Command::Act { reply, .. } => {
+            Command::Act { reply, .. }
+            | Command::Chat { reply, .. }
+            | Command::ReportChat { reply, .. } => {
                 let _ = reply.send(Err(gone()));
             }
             Command::Gone { .. } | Command::Wake => {}
@@ -686,6 +729,57 @@ async fn room_task(
             Command::Crash => {}
         }
     }
+}
+
+/// Connection `conn` says `said` (as `name`) in its chat: the line goes to
+/// every member reading that chat.
+fn say(
+    room: &Room,
+    members: &Members,
+    chat: &mut Chat,
+    (conn, name, said): (u64, Option<String>, Said),
+) -> Result<(), Refusal> {
+    let role = members.role(conn)?;
+    let channel = channel_of(role);
+    let side = match role {
+        Role::Spectator => None,
+        seat => Some(room.side_of(u8::from(seat == Role::Seat1))),
+    };
+    let line = frame(&ServerMessage::Chat {
+        line: chat.add(channel, (side, name), said, epoch_ms()),
+    });
+    for (role, out) in members.0.values() {
+        if channel_of(*role) == channel {
+            let _ = out.try_send(line.clone());
+        }
+    }
+    Ok(())
+}
+
+/// Connection `conn` reports line `id` of its chat (by `reporter`, when
+/// signed in): kept with the game as it stands.
+async fn report(
+    room: &Room,
+    members: &Members,
+    chat: &Chat,
+    (conn, id, reporter): (u64, u32, Option<i64>),
+    hub: &Hub,
+) -> Result<(), Refusal> {
+    let channel = channel_of(members.role(conn)?);
+    let line = chat
+        .find(channel, id)
+        .ok_or_else(|| Refusal::new(ErrorCode::NoSuchLine, "that line is not in your chat"))?;
+    let kept = Report {
+        room: room.code.clone(),
+        game_number: room.game_number,
+        record: room.game.record(),
+        line,
+        reporter,
+        at: epoch_ms(),
+    };
+    store_report(&hub.store, kept)
+        .await
+        .map_err(|e| store_failed(&e))
 }
 
 /// Takes a room's queue off the hub's list when its task ends.
@@ -731,9 +825,7 @@ enum Tell {
 /// Carries out one command; says who should hear of it.
 async fn handle(
     command: Command,
-    room: &mut Room,
-    members: &mut Members,
-    saved: &mut Snapshot,
+    (room, members, saved, chat): (&mut Room, &mut Members, &mut Snapshot, &mut Chat),
     hub: &Hub,
 ) -> Tell {
     let now = now_ms();
@@ -803,6 +895,12 @@ async fn handle(
             if let Ok((role, token)) = result {
                 let token = if role == Role::Spectator { None } else { token };
                 members.add(&room.code, conn, role, out, token);
+                members.send(
+                    conn,
+                    &ServerMessage::ChatHistory {
+                        lines: chat.lines(channel_of(role)),
+                    },
+                );
                 if role == Role::Spectator {
                     tell_one(room, members, conn);
                 }
@@ -819,13 +917,13 @@ async fn handle(
             if reply.is_closed() {
                 return Tell::Nobody;
             }
-            let result = match members.0.get(&conn).map(|(role, _)| *role) {
-                None => Err(Refusal::new(ErrorCode::NotInRoom, "join the room first")),
-                Some(Role::Spectator) => Err(Refusal::new(
+            let result = match members.role(conn) {
+                Err(refusal) => Err(refusal),
+                Ok(Role::Spectator) => Err(Refusal::new(
                     ErrorCode::NotAPlayer,
                     "spectators cannot play",
                 )),
-                Some(role) => room.act(u8::from(role == Role::Seat1), &message, now),
+                Ok(role) => room.act(u8::from(role == Role::Seat1), &message, now),
             };
             // Stored before anyone hears of it; undone if it cannot be.
             let result = match result {
@@ -860,6 +958,24 @@ async fn handle(
         },
         // Settled before it was handled.
         Command::Wake => Tell::Nobody,
+        Command::Chat {
+            conn,
+            name,
+            said,
+            reply,
+        } => {
+            let _ = reply.send(say(room, members, chat, (conn, name, said)));
+            Tell::Nobody
+        }
+        Command::ReportChat {
+            conn,
+            id,
+            reporter,
+            reply,
+        } => {
+            let _ = reply.send(report(room, members, chat, (conn, id, reporter), hub).await);
+            Tell::Nobody
+        }
     }
 }
 

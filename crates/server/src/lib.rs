@@ -15,6 +15,7 @@ pub mod api;
 pub mod app;
 pub mod archive;
 pub mod challenges;
+pub mod chat;
 pub mod clock;
 pub mod config;
 pub mod dbfile;

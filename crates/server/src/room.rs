@@ -458,6 +458,11 @@ impl Room {
             )),
             // Answered by the connection itself.
             ClientMessage::Ping { .. } => Ok(()),
+            // The room's task answers these (chat.rs), never its game.
+            ClientMessage::Chat { .. } | ClientMessage::ReportChat { .. } => Err(refuse(
+                ErrorCode::BadMessage,
+                "a chat line is not an action in the game",
+            )),
         }
     }
 

@@ -87,6 +87,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../migrations/04-passkeys.sql")),
         M::up(include_str!("../migrations/05-history.sql")),
         M::up(include_str!("../migrations/06-correspondence.sql")),
+        M::up(include_str!("../migrations/07-chat-reports.sql")),
     ])
 }
 

@@ -27,6 +27,7 @@ use crate::allowance::Allowance;
 use crate::api;
 use crate::app::App;
 use crate::challenges::Offer;
+use crate::chat;
 use crate::hub::{ask, Command, Membership, OUTBOX_FRAMES};
 use crate::listen::ConnectionSlot;
 use crate::lobby::{Pairing, Seeker};
@@ -46,6 +47,10 @@ const MAX_REFUSALS: u32 = 20;
 /// Frames a connection may send in a burst, and per second after it.
 const BURST: f64 = 20.0;
 const PER_SECOND: f64 = 10.0;
+/// Chat lines (and reports) one connection may send at once...
+const CHAT_BURST: f64 = 5.0;
+/// ...and then one every two seconds.
+const CHAT_PER_SECOND: f64 = 0.5;
 /// The server pings this often and drops a client silent for `IDLE`.
 const PING_EVERY: Duration = Duration::from_secs(20);
 const IDLE: Duration = Duration::from_secs(60);
@@ -179,6 +184,8 @@ struct Connection {
     /// Set when a wait in a pool ended without a room: the time to enter
     /// one starts again.
     seek_ended: bool,
+    /// The chat lines and reports it may still send now.
+    chat: Allowance,
 }
 
 async fn connection(
@@ -205,6 +212,7 @@ async fn connection(
         seek: None,
         challenge: None,
         seek_ended: false,
+        chat: Allowance::new(CHAT_BURST, CHAT_PER_SECOND),
     };
     // Marked changed, so a connection that came as the server began to
     // stop is closed at once too.
@@ -472,10 +480,35 @@ impl Connection {
                 self.enter(member);
                 Ok(None)
             }
+            ClientMessage::Chat { preset, text } => {
+                let said = chat::check(preset, text)?;
+                self.chatting()?;
+                let name = self.player.as_ref().map(|p| p.name.clone());
+                let (member, (reply, answer)) = (self.in_room()?, oneshot::channel());
+                let command = Command::Chat {
+                    conn: member.conn,
+                    name,
+                    said,
+                    reply,
+                };
+                ask(&member.queue, command, answer).await??;
+                Ok(None)
+            }
+            ClientMessage::ReportChat { id } => {
+                self.chatting()?;
+                let reporter = self.player.as_ref().map(|p| p.id);
+                let (member, (reply, answer)) = (self.in_room()?, oneshot::channel());
+                let command = Command::ReportChat {
+                    conn: member.conn,
+                    id,
+                    reporter,
+                    reply,
+                };
+                ask(&member.queue, command, answer).await??;
+                Ok(None)
+            }
             message => {
-                let member = self.member.as_ref().ok_or_else(|| {
-                    Refusal::new(ErrorCode::NotInRoom, "create or join a room first")
-                })?;
+                let member = self.in_room()?;
                 let leave = matches!(message, ClientMessage::Leave {});
                 let (reply, answer) = oneshot::channel();
                 let command = Command::Act {
@@ -488,6 +521,25 @@ impl Connection {
                 self.leaving = leave;
                 Ok(None)
             }
+        }
+    }
+
+    /// This connection's place in its room.
+    fn in_room(&self) -> Result<&Membership, Refusal> {
+        self.member
+            .as_ref()
+            .ok_or_else(|| Refusal::new(ErrorCode::NotInRoom, "create or join a room first"))
+    }
+
+    /// Spends one of the connection's chat allowance.
+    fn chatting(&mut self) -> Result<(), Refusal> {
+        if self.chat.take() {
+            Ok(())
+        } else {
+            Err(Refusal::new(
+                ErrorCode::RateLimited,
+                "too many chat lines; wait a little",
+            ))
         }
     }
 

@@ -326,7 +326,7 @@ fn a_database_of_the_version_before_takes_attached_games() {
     {
         let old = rusqlite::Connection::open(&db).unwrap();
         old.execute_batch(
-            "DROP TABLE attached_games; DROP INDEX rooms_deadline; DROP INDEX rooms_player0;
+            "DROP TABLE attached_games; DROP TABLE chat_reports; DROP INDEX rooms_deadline; DROP INDEX rooms_player0;
              DROP INDEX rooms_player1; ALTER TABLE rooms DROP COLUMN deadline_ms;
              PRAGMA user_version = 4;",
         )
@@ -366,5 +366,5 @@ fn a_database_of_the_version_before_takes_attached_games() {
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .unwrap()
     };
-    assert_eq!(version, 6);
+    assert_eq!(version, 7);
 }

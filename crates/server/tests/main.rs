@@ -6,6 +6,7 @@
 mod support;
 
 mod challenges;
+mod chat;
 // Days pass only through the failpoints build's clock.
 #[cfg(feature = "failpoints")]
 mod correspondence;

@@ -330,6 +330,8 @@ async fn player((url, totals, playing, stop, pause, game): Common, start: Start)
                 continue;
             }
             ServerMessage::Pong { .. }
+            | ServerMessage::Chat { .. }
+            | ServerMessage::ChatHistory { .. }
             | ServerMessage::Spectators { .. }
             | ServerMessage::Seeking { .. }
             | ServerMessage::SeekEnded {}
