@@ -208,6 +208,12 @@ export class OnlineSession {
         this.pendingStart = null;
         this.on.challengeEnded(message);
         break;
+      case 'chat':
+        this.on.chat([message.line], false);
+        break;
+      case 'chatHistory':
+        this.on.chat(message.lines, true);
+        break;
       case 'error':
         // Back with a token the server no longer knows: watch instead.
         if (message.code === 'bad-token' && this.room) {

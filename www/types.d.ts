@@ -107,7 +107,9 @@ declare global {
     /** Every legal move's worth in the shown position, or null when the overlay is cleared. */
     | { cause: 'worth'; worth: WorthDetail | null }
     /** The live evaluation of the shown position stopped at its cap, or no longer is. */
-    | { cause: 'eval-capped'; capped: boolean };
+    | { cause: 'eval-capped'; capped: boolean }
+    /** The online room's chat has new lines (onlineRoom().chat). */
+    | { cause: 'chat' };
 
   /** A search or analysis report as the panes read it (features/analysis.js reportDetail). */
   type ReportDetail = Pick<Report, 'depth' | 'score' | 'mate' | 'xWins' | 'draw' | 'oWins' | 'pv' | 'nodes'>;

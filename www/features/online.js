@@ -14,7 +14,7 @@ import { awaits, phaseOf, sideOf } from './room.js';
 import { createSeek } from './seek.js';
 import { createChallenge } from './challenge.js';
 import { noteRoom } from '../running.js';
-
+import { createChat } from './chat.js';
 /** The server's refusals a player may meet, by code; any other is said in general terms. */
 const REFUSALS = new Set(['no-such-room', 'server-full', 'rate-limited', 'not-your-turn', 'stale-move', 'game-over', 'no-opponent',
   'no-such-player', 'own-challenge', 'not-for-you', 'too-many-challenges', 'no-such-challenge', 'challenge-withdrawn', 'challenge-expired', 'challenge-taken', 'challenge-declined']);
@@ -39,6 +39,7 @@ function refusalKey(refusal) {
  *   inPlay: Set<string>,
  *   seek: import('./seek.js').Seek | null,
  *   challenge: import('./challenge.js').Challenge | null,
+ *   chat: import('../protocol').ChatLine[],
  * }} OnlineState
  */
 
@@ -50,7 +51,8 @@ function refusalKey(refusal) {
  * `clearNotice()`; `stopAi()`, `endPuzzle()`; `record(result)` (into the
  * archive), `dropStaleReview()`, `startReview()`; `restore()` (the local
  * game as saved), `commit(cause)` and `jump(ply)`; `signIn()`, the
- * session a first online action makes (api.js's ensureSession).
+ * session a first online action makes (api.js's ensureSession);
+ * `chatChanged()`, told when the room's chat has new lines.
  * @param {{
  *   state: any,
  *   connect: (on: any) => import('../online.js').OnlineSession,
@@ -66,10 +68,11 @@ function refusalKey(refusal) {
  *   restore: () => any,
  *   commit: (cause: GameCause) => void,
  *   jump: (ply: number) => void,
+ *   chatChanged: () => void,
  * }} deps
  */
 export function createOnline(deps) {
-  const { state, connect, signIn, announce, notify, clearNotice, stopAi, endPuzzle, record, dropStaleReview, startReview, restore, commit, jump } = deps;
+  const { state, connect, signIn, announce, notify, clearNotice, stopAi, endPuzzle, record, dropStaleReview, startReview, restore, commit, jump, chatChanged } = deps;
   /** @type {import('../online.js').OnlineSession | null} */
   let session = null;
   /** The string key of why the last attempt to create or join failed, or null. */
@@ -111,6 +114,9 @@ export function createOnline(deps) {
   function send(message) {
     return session?.send(message) ?? false;
   }
+  /** The room's chat (features/chat.js): its lines live in `state.online.chat`. */
+  const chat = createChat({ state, send, changed: chatChanged });
+
 
   /**
    * Opens a room with `options` (see docs/protocol.md) and enters it, as
@@ -171,7 +177,7 @@ export function createOnline(deps) {
     clearNotice();
     if (state.puzzle) endPuzzle();
     /** @type {OnlineState} */
-    const online = { connection: 'connecting', room: null, role: null, side: null, roomState: null, receivedAt: 0, recorded: new Set(), inPlay: new Set(), seek: null, challenge: null };
+    const online = { connection: 'connecting', room: null, role: null, side: null, roomState: null, receivedAt: 0, recorded: new Set(), inPlay: new Set(), seek: null, challenge: null, chat: [] };
     state.online = online;
     const mine = connect(listeners(() => session === mine));
     session = mine;
@@ -189,6 +195,7 @@ export function createOnline(deps) {
       seekEnded: () => current() && seeking.ended(),
       challenging: (message) => current() && challenging.came(message),
       challengeEnded: (message) => current() && challenging.ended(message),
+      chat: (lines, whole) => current() && chat.came(lines, whole),
       // Refused before any room was entered (no such room, too many rooms,
       // the server full): nothing to show but the reason.
       error: (message) => {
@@ -355,6 +362,7 @@ export function createOnline(deps) {
       inSession: session !== null,
       seek: online?.seek ?? null,
       challenge: online?.challenge ?? null,
+      chat: online?.chat ?? [],
     };
   }
 
@@ -375,6 +383,8 @@ export function createOnline(deps) {
     offerDraw: () => send({ type: 'offerDraw' }),
     declineDraw: () => send({ type: 'declineDraw' }),
     rematch: () => send({ type: 'rematch' }),
+    /** The room's chat: says a preset or typed words, reports a line. */
+    chat: { say: chat.say, report: chat.report },
     isOnline: () => state.online !== null,
   };
 }
