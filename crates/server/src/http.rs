@@ -19,7 +19,7 @@ use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::app::App;
 use crate::site::{self, Route};
-use crate::{api, history, playing, qr, signin, ws};
+use crate::{api, history, playing, qr, signin, watch, ws};
 
 /// The page's own Content-Security-Policy (its `<meta>` in index.html)
 /// plus what only a header can say: no page may frame the game.
@@ -99,6 +99,11 @@ pub fn router(app: Arc<App>) -> Router {
             .route(&format!("{base}api/players/{{name}}"), get(api::get_player))
             .route(&format!("{base}api/pools"), get(api::get_pools))
             .route(&format!("{base}api/me/playing"), get(playing::get_playing))
+            .route(&format!("{base}api/watch"), get(watch::get_watch))
+            .route(
+                &format!("{base}api/me/settings"),
+                get(watch::get_settings).post(watch::post_settings),
+            )
             .route(
                 &format!("{base}api/challenges"),
                 get(crate::challenges::get_challenges),

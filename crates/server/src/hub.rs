@@ -45,6 +45,8 @@ const ROOM_QUEUE_WAIT: Duration = Duration::from_secs(5);
 /// gave up all the same is taken back before anyone hears of it (see
 /// `handle`): an error always means nothing changed.
 const ROOM_ANSWER: Duration = Duration::from_secs(30);
+/// Games in play the Watch page lists at most (`GET /api/watch`).
+const MAX_WATCHABLE: u32 = 100;
 /// A player's games in play listed at most (`GET /api/me/playing`).
 const MAX_PLAYING: u32 = 200;
 /// Connections in one room at most (two players and their watchers).
@@ -291,6 +293,16 @@ impl Hub {
     /// When the store cannot be read.
     pub async fn playing(&self, player: i64) -> Result<Vec<Snapshot>, String> {
         self.store.playing(player, MAX_PLAYING).await
+    }
+
+    /// The games in play others may watch (see `Store::watchable`): moved
+    /// in the last hour, or played by days, `MAX_WATCHABLE` at most.
+    ///
+    /// # Errors
+    /// When the store cannot be read.
+    pub async fn watchable(&self) -> Result<Vec<Snapshot>, String> {
+        let since = epoch_ms().saturating_sub(3_600_000);
+        self.store.watchable(since, MAX_WATCHABLE).await
     }
 
     /// Starts the task of a stored room, unless it is in memory already;

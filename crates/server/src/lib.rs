@@ -37,6 +37,7 @@ pub mod signin;
 pub mod site;
 pub mod stakes;
 pub mod store;
+pub mod watch;
 pub mod ws;
 
 use std::future::Future;

@@ -88,6 +88,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../migrations/05-history.sql")),
         M::up(include_str!("../migrations/06-correspondence.sql")),
         M::up(include_str!("../migrations/07-chat-reports.sql")),
+        M::up(include_str!("../migrations/08-watch.sql")),
     ])
 }
 
@@ -272,6 +273,33 @@ impl Store {
                 .map_err(|e| e.to_string())?;
             let rows = query
                 .query_map(params![player, limit], row)
+                .map_err(|e| e.to_string())?;
+            Ok(rows
+                .filter_map(|read| read.map_err(unreadable_row).ok())
+                .collect())
+        })
+        .await
+    }
+
+    /// The games in play others may watch (both seats taken, no seat's
+    /// player hiding their games): those moved since `since` (ms since the
+    /// epoch) and every correspondence game, the most recently changed
+    /// first, `limit` at most.
+    ///
+    /// # Errors
+    /// When the database cannot be read.
+    pub async fn watchable(&self, since: u64, limit: u32) -> Result<Vec<Snapshot>, String> {
+        self.read(move |connection| {
+            let mut query = connection
+                .prepare_cached(&format!(
+                    "SELECT {COLUMNS} FROM {ROOMS} WHERE result IS NULL AND token1 IS NOT NULL
+                     AND (updated_ms >= ?1 OR deadline_ms IS NOT NULL)
+                     AND COALESCE(seat0.hide_games, 0) = 0 AND COALESCE(seat1.hide_games, 0) = 0
+                     ORDER BY updated_ms DESC LIMIT ?2"
+                ))
+                .map_err(|e| e.to_string())?;
+            let rows = query
+                .query_map(params![ms_to_sql(since), limit], row)
                 .map_err(|e| e.to_string())?;
             Ok(rows
                 .filter_map(|read| read.map_err(unreadable_row).ok())

@@ -7,10 +7,8 @@ use std::net::TcpStream;
 use std::time::Duration;
 
 use crate::support::api::{call, new_player, Reply, Who};
-use crate::support::client::{classic, mv, Client};
-use crate::support::{fresh_db, small_site, Server};
+use crate::support::{fresh_db, rated_win, small_site, Server};
 use serde_json::{json, Value};
-use uttt_protocol::{ClientMessage, Role};
 
 fn server(db: &std::path::Path) -> Server {
     let site = small_site("history");
@@ -229,34 +227,6 @@ fn raw_put(server: &Server, who: &Who, body: &str) -> String {
     let mut reply = Vec::new();
     let _ = stream.read_to_end(&mut reply);
     String::from_utf8_lossy(&reply).into_owned()
-}
-
-/// Plays a rated Classic game between the sessions `x` and `o` that X
-/// wins on c1-b2-a3.
-fn rated_win(server: &Server, x: &str, o: &str) {
-    let options = uttt_protocol::RoomOptions {
-        days: None,
-        clock: Some(uttt_protocol::ClockSetting {
-            initial: 180,
-            increment: 2,
-        }),
-        rated: true,
-        ..classic()
-    };
-    let mut a = Client::connect_as(server.addr, Some(x));
-    a.send(&ClientMessage::Create { options });
-    let (room, _, _) = a.joined();
-    let mut b = Client::connect_as(server.addr, Some(o));
-    b.send(&ClientMessage::Join { room, token: None });
-    assert_eq!(b.joined().1, Role::Seat1);
-    a.state(|s| s.o_name.is_some());
-    let mut last = None;
-    for (ply, cell) in [4, 0, 2, 1, 6].into_iter().enumerate() {
-        let mover = if ply % 2 == 0 { &mut a } else { &mut b };
-        mover.send(&mv(ply as u32, 0, cell));
-        last = Some(mover.state(|s| s.record.len() == "classic:".len() + 2 * (ply + 1)));
-    }
-    assert!(last.unwrap().result.is_some(), "the game did not end");
 }
 
 #[test]

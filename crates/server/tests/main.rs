@@ -22,3 +22,4 @@ mod signin;
 mod stalled_store;
 mod stop;
 mod store_file;
+mod watch;

@@ -5,6 +5,7 @@ pub mod credentials;
 pub mod history;
 pub mod names;
 mod sql;
+pub mod watch;
 
 pub use sql::{ArchivedGame, Rename, SessionRow};
 
@@ -32,6 +33,8 @@ const SEEN_EVERY_MS: u64 = 3600 * 1000;
 
 /// Recent games whose colours decide who gets X in a pairing.
 pub const COLOUR_GAMES: u32 = 10;
+/// Games ended last that the Watch page lists.
+pub const WATCH_RECENT: u32 = 20;
 
 /// A player as a room knows them: who holds a seat.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -359,6 +362,43 @@ impl Players {
                     .map(|(name, r)| (name, r.at(now)))
                     .collect())
             })
+            .await
+    }
+
+    /// The Watch page's reads: the ratings of `pairs` (player, performance
+    /// key), in their order, and the games ended last.
+    ///
+    /// # Errors
+    /// When the store cannot be read.
+    pub async fn watch_reads(
+        &self,
+        pairs: Vec<(i64, String)>,
+    ) -> Result<(Vec<Rating>, Vec<ArchivedGame>), String> {
+        self.store
+            .read(move |c| {
+                let now = epoch_ms();
+                let ratings = watch::ratings(c, &pairs)?;
+                let ratings = ratings.into_iter().map(|r| r.at(now)).collect();
+                Ok((ratings, watch::recent(c, WATCH_RECENT)?))
+            })
+            .await
+    }
+
+    /// Whether player `id` keeps their games off the Watch page.
+    ///
+    /// # Errors
+    /// When the store cannot be read.
+    pub async fn hides_games(&self, id: i64) -> Result<bool, String> {
+        self.store.read(move |c| watch::hides_games(c, id)).await
+    }
+
+    /// Keeps player `id`'s games off the Watch page, or not.
+    ///
+    /// # Errors
+    /// When the store refused.
+    pub async fn set_hides_games(&self, id: i64, hide: bool) -> Result<(), String> {
+        self.store
+            .write(move |c| watch::set_hides_games(c, id, hide))
             .await
     }
 

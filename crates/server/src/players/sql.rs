@@ -245,6 +245,38 @@ pub struct ArchivedGame {
     pub ended: i64,
 }
 
+/// The archived games' columns as [`archived`] reads them, with their
+/// players (`px`, `po`), for a query to add its `WHERE` to.
+pub const GAME_COLUMNS: &str =
+    "SELECT games.id, room, perf, rated, px.name, po.name, record, result,
+        x_before, x_after, o_before, o_after, ended_ms
+    FROM games
+    LEFT JOIN players AS px ON px.id = games.x
+    LEFT JOIN players AS po ON po.id = games.o";
+
+/// One archived game, from a row of [`GAME_COLUMNS`].
+///
+/// # Errors
+/// When the row cannot be read.
+pub fn archived(r: &rusqlite::Row<'_>) -> rusqlite::Result<ArchivedGame> {
+    let result: String = r.get(7)?;
+    Ok(ArchivedGame {
+        id: r.get(0)?,
+        room: r.get(1)?,
+        perf: r.get(2)?,
+        rated: r.get(3)?,
+        x: r.get(4)?,
+        o: r.get(5)?,
+        record: r.get(6)?,
+        result: serde_json::from_str(&result).unwrap_or(serde_json::Value::Null),
+        x_before: r.get(8)?,
+        x_after: r.get(9)?,
+        o_before: r.get(10)?,
+        o_after: r.get(11)?,
+        ended: r.get(12)?,
+    })
+}
+
 /// Page `page` (from 1) of `player`'s archived games, `size` a page,
 /// newest first.
 ///
@@ -257,36 +289,14 @@ pub fn games(
     size: u32,
 ) -> Result<Vec<ArchivedGame>, String> {
     let mut query = connection
-        .prepare_cached(
-            "SELECT games.id, room, perf, rated, px.name, po.name, record, result,
-                    x_before, x_after, o_before, o_after, ended_ms
-             FROM games
-             LEFT JOIN players AS px ON px.id = games.x
-             LEFT JOIN players AS po ON po.id = games.o
-             WHERE games.x = ?1 OR games.o = ?1
-             ORDER BY ended_ms DESC, games.id DESC LIMIT ?2 OFFSET ?3",
-        )
+        .prepare_cached(&format!(
+            "{GAME_COLUMNS} WHERE games.x = ?1 OR games.o = ?1
+             ORDER BY ended_ms DESC, games.id DESC LIMIT ?2 OFFSET ?3"
+        ))
         .map_err(|e| format!("cannot read games: {e}"))?;
     let offset = u64::from(page.saturating_sub(1)) * u64::from(size);
     let rows = query
-        .query_map(params![player, size, offset], |r| {
-            let result: String = r.get(7)?;
-            Ok(ArchivedGame {
-                id: r.get(0)?,
-                room: r.get(1)?,
-                perf: r.get(2)?,
-                rated: r.get(3)?,
-                x: r.get(4)?,
-                o: r.get(5)?,
-                record: r.get(6)?,
-                result: serde_json::from_str(&result).unwrap_or(serde_json::Value::Null),
-                x_before: r.get(8)?,
-                x_after: r.get(9)?,
-                o_before: r.get(10)?,
-                o_after: r.get(11)?,
-                ended: r.get(12)?,
-            })
-        })
+        .query_map(params![player, size, offset], archived)
         .map_err(|e| format!("cannot read games: {e}"))?;
     rows.collect::<rusqlite::Result<_>>()
         .map_err(|e| format!("cannot read games: {e}"))

@@ -13,7 +13,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use client::Client;
+use client::{classic, mv, Client};
 use uttt_protocol::{ClientMessage, Presence, Role, RoomOptions};
 
 /// A running server.
@@ -253,4 +253,32 @@ pub fn seated(server: &Server, options: RoomOptions) -> (Client, Client, String,
     assert_eq!(role, Role::Seat1);
     a.state(|s| s.o == Presence::Connected);
     (a, b, room, [token_a.unwrap(), token_b.unwrap()])
+}
+
+/// Plays a rated Classic game between the sessions `x` and `o` that X
+/// wins on c1-b2-a3.
+pub fn rated_win(server: &Server, x: &str, o: &str) {
+    let options = RoomOptions {
+        days: None,
+        clock: Some(uttt_protocol::ClockSetting {
+            initial: 180,
+            increment: 2,
+        }),
+        rated: true,
+        ..classic()
+    };
+    let mut a = Client::connect_as(server.addr, Some(x));
+    a.send(&ClientMessage::Create { options });
+    let (room, _, _) = a.joined();
+    let mut b = Client::connect_as(server.addr, Some(o));
+    b.send(&ClientMessage::Join { room, token: None });
+    assert_eq!(b.joined().1, Role::Seat1);
+    a.state(|s| s.o_name.is_some());
+    let mut last = None;
+    for (ply, cell) in [4, 0, 2, 1, 6].into_iter().enumerate() {
+        let mover = if ply % 2 == 0 { &mut a } else { &mut b };
+        mover.send(&mv(ply as u32, 0, cell));
+        last = Some(mover.state(|s| s.record.len() == "classic:".len() + 2 * (ply + 1)));
+    }
+    assert!(last.unwrap().result.is_some(), "the game did not end");
 }
