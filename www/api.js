@@ -86,6 +86,9 @@ export const leaderboardHash = (perf) => `#/leaderboard/${perf}`;
 /** The hash of the Play view (playview.js). */
 export const PLAY_HASH = '#/play';
 
+/** The hash of the Watch view. */
+export const WATCH_HASH = '#/watch';
+
 /** Where this browser notes that it has a session (its cookie is HttpOnly: the page cannot see it). */
 const SIGNED_IN_KEY = 'uttt.signedIn';
 

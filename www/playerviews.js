@@ -10,6 +10,8 @@ import { createViews } from './views.js';
 import { renderProfile } from './profile.js';
 import { renderLeaderboard } from './leaderboard.js';
 import { initPlay } from './playview.js';
+import { initWatch } from './watchview.js';
+import { createFollow } from './follow.js';
 
 /** What a view says when the API cannot answer: `problem` as getApi (api.js) names it. */
 export function problemText(problem) {
@@ -57,6 +59,7 @@ export function initPlayerViews(controller, { openRecord, tabs, focusMoves, onli
   views.route('#/@/', (view) => renderProfile(view, { openGame, problemText }));
   views.route('#/leaderboard/', (view) => renderLeaderboard(view, { problemText }));
   initPlay(views, controller, { ...online, tabs });
+  initWatch(views, controller, { tabs, follow: createFollow(controller, { tabs }), openGame });
   views.start();
   return views;
 }

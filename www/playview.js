@@ -19,7 +19,7 @@
 
 import { t } from './i18n.js';
 import { el } from './dom.js';
-import { getApi, playerPath, leaderboardHash, PLAY_HASH } from './api.js';
+import { getApi, playerPath, leaderboardHash, PLAY_HASH, WATCH_HASH } from './api.js';
 import { ratingsTable } from './profile.js';
 import { runningGames } from './running.js';
 import { DEFAULT_PERF } from './leaderboard.js';
@@ -95,6 +95,7 @@ function renderPlay(view, { controller, playNow, home, tabs, ongoing }) {
     'p',
     { class: 'play-links' },
     el('a', { class: 'btn', href: leaderboardHash(DEFAULT_PERF), 'data-action': 'open-leaderboards', text: t('views.leaderboards') }),
+    el('a', { class: 'btn', href: WATCH_HASH, 'data-action': 'open-watch', text: t('watching.title') }),
     friend,
   );
   const content = el(
