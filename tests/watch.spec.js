@@ -44,6 +44,18 @@ test('a stranger watches a game from the Watch view, follows the top game, and a
   await expectMarks(fan.page, 1);
   await expect(fan.page.locator('.chat-heading')).toHaveText('Spectators’ chat');
 
+  // The watcher's evaluation comes two moves late; the players see none.
+  await showTab(fan.page, 'moves');
+  await expect(fan.page.getByTestId('eval-text')).toContainText('(the empty board: watchers see it two moves late)');
+  await cell(friend.page, 4, 0).click();
+  await expectMarks(page, 2);
+  await cell(page, 0, 4).click();
+  await expectMarks(fan.page, 3);
+  await expect(fan.page.getByTestId('eval-text')).toContainText(/X \d+% · draw \d+% · O \d+%.* \(after move 1: watchers see it two moves late\)$/);
+  await expect(fan.page.getByTestId('eval-line')).toHaveText('');
+  await showTab(friend.page, 'moves');
+  await expect(friend.page.getByTestId('eval-text')).not.toContainText('%');
+
   // Following the top game watches one, until the watcher leaves.
   await showTab(fan.page, 'online');
   await fan.page.locator('[data-action="online-leave"]').click();

@@ -162,12 +162,15 @@ export function initEvalBar(host, controller, display) {
     else if (kind === 'puzzle') view = { share: 0.5, text: t('eval.puzzle') };
     else if (kind === 'words') view = { share: 0.5, text: aheadText(calm) ?? t('eval.none') };
     else view = evalView(progress, over);
+    // A watcher's evaluation is of a position some moves back: it says which.
+    const late = !over && typeof progress?.asOf === 'number';
+    if (late) view = { ...view, text: `${view.text} ${progress.asOf > 0 ? t('eval.asOf', { move: progress.asOf }) : t('eval.asOfStart')}` };
     // CSSOM, not a style attribute: allowed under the strict CSP.
     fill.style.setProperty('--x-share', String(view.share));
     // Words only: the bar's split would be the chances in another form.
     track.hidden = kind !== 'full';
     text.replaceChildren(el('span', { class: 'visually-hidden', text: `${t('eval.label')}: ` }), view.text);
-    const moves = kind === 'full' && !over && Array.isArray(progress?.pv) ? progress.pv.slice(0, LINE_MOVES) : [];
+    const moves = kind === 'full' && !over && !late && Array.isArray(progress?.pv) ? progress.pv.slice(0, LINE_MOVES) : [];
     line.textContent = moves.length ? t('eval.line', { moves: moves.join(' ') }) : '';
     line.hidden = kind !== 'full';
     moreRow.hidden = !(kind === 'full' && capped && !over);

@@ -112,7 +112,10 @@ declare global {
     | { cause: 'chat' };
 
   /** A search or analysis report as the panes read it (features/analysis.js reportDetail). */
-  type ReportDetail = Pick<Report, 'depth' | 'score' | 'mate' | 'xWins' | 'draw' | 'oWins' | 'pv' | 'nodes'>;
+  type ReportDetail = Pick<Report, 'depth' | 'score' | 'mate' | 'xWins' | 'draw' | 'oWins' | 'pv' | 'nodes'> & {
+    /** The ply the evaluation is of, when not the shown position's (a watcher's, some moves late). */
+    asOf?: number;
+  };
 
   /** The puzzle being solved, with its attempt (the controller's getPuzzle). */
   type PuzzleDetail = FoundPuzzle & {

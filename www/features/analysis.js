@@ -7,9 +7,17 @@
 // the time an unwatched analysis may run, the report held while the AI's
 // answer waits to be shown, and the Hint's search. It never plays a move,
 // and keeps quiet where an evaluation would help one side: online, in a
-// puzzle, and (in numbers) during a game against the AI.
+// puzzle, and (in numbers) during a game against the AI. A watcher of an
+// online game sees it WATCH_DELAY moves late, so nobody can pass a player
+// help: at the live position the bar evaluates the position that many
+// moves back (its report says which: `asOf`), and the worth overlay shows
+// only on positions at least that far back.
 
 import { finished as finishedEntry } from '../records.js';
+import { WebGame } from '../wasm.js';
+
+/** How many moves behind the live position a watcher's evaluation is. */
+export const WATCH_DELAY = 2;
 
 /**
  * How long the live evaluation may search one position of a person's think
@@ -53,6 +61,31 @@ export function createAnalysis({ state, archive, ai: aiOf, tell, isAiTurn, ponde
   let worth = null;
   /** The pondering's last report, kept while the AI's move waits to be shown. */
   let held = null;
+  /** The ply a watcher's evaluation is of, when not the shown one's (see analysedPly); else null. */
+  let asOf = null;
+
+  /** Whether this page watches an online game (a spectator, not a player). */
+  const watching = () => state.online?.role === 'spectator';
+
+  /** The ply analysed: the shown one, but for a watcher never within WATCH_DELAY of the live one. */
+  function analysedPly() {
+    const { ply, length } = state.view;
+    return watching() ? Math.min(ply, Math.max(0, length - WATCH_DELAY)) : ply;
+  }
+
+  /** The position analysed (see analysedPly), as the worker reads it. */
+  function analysedPosition() {
+    const ply = analysedPly();
+    asOf = ply === state.view.ply ? null : ply;
+    if (asOf === null) return state.game.positionString();
+    const back = WebGame.fromText(state.game.record());
+    try {
+      back.jump(ply);
+      return back.positionString();
+    } finally {
+      back.free();
+    }
+  }
 
   /**
    * The live evaluation's account of the shown position: which position,
@@ -104,7 +137,7 @@ export function createAnalysis({ state, archive, ai: aiOf, tell, isAiTurn, ponde
    */
   function keepAnalysing() {
     if (!state.game) return;
-    liveFor(state.game.positionString());
+    liveFor(analysedPosition());
     pauseLive();
     live.unlimited = true;
     setCapped(false);
@@ -131,15 +164,16 @@ export function createAnalysis({ state, archive, ai: aiOf, tell, isAiTurn, ponde
    * on screen (see setLive) and has not reached its cap, or the worth
    * overlay is on; the tab is visible, the AI is not searching, the position
    * is not over, and a person is to move in it (or is looking back at an
-   * earlier one). Never online, where it would help one player against the
-   * other, nor in AI against AI, whose own searches are on the bar.
+   * earlier one). Never for a player online, where it would help one
+   * against the other (a watcher's comes WATCH_DELAY moves late), nor in
+   * AI against AI, whose own searches are on the bar.
    */
   function wantsAnalysis() {
     const { mode } = state.settings;
     const ai = aiOf();
     const bar = wanted.bar && !live.capped;
-    if (!ai || !(bar || wanted.overlay) || document.hidden || state.online) return false;
-    if (state.thinking || ai.work === 'search' || ai.work === 'review' || mode === 'watch') return false;
+    if (!ai || !(bar || wanted.overlay) || document.hidden || (state.online && !watching())) return false;
+    if (state.thinking || ai.work === 'search' || ai.work === 'review' || (!state.online && mode === 'watch')) return false;
     // An evaluation would give the puzzle's answer away.
     if (state.view.outcome !== null || state.puzzle?.status === 'open') return false;
     return mode === 'human' || state.view.ply < state.view.length || !isAiTurn();
@@ -158,7 +192,7 @@ export function createAnalysis({ state, archive, ai: aiOf, tell, isAiTurn, ponde
     if (!ai) return;
     const report = held;
     held = null;
-    const position = state.game.positionString();
+    const position = analysedPosition();
     if (worth && (worth.position !== position || !wanted.overlay)) showWorth(null);
     liveFor(position);
     if (!wantsAnalysis()) {
@@ -170,7 +204,8 @@ export function createAnalysis({ state, archive, ai: aiOf, tell, isAiTurn, ponde
     const atEnd = state.view.ply === state.view.length;
     // The survey (asked for by turning the overlay on) and the AI's own
     // pondering are not the bar's: the cap does not count them.
-    if (wanted.overlay) {
+    // A watcher's overlay waits for a position far enough back (the bar does not).
+    if (wanted.overlay && asOf === null) {
       pauseLive();
       if (ai.survey(position, { ponder: atEnd && pondering() })) surveyed = position;
       return;
@@ -263,7 +298,7 @@ export function createAnalysis({ state, archive, ai: aiOf, tell, isAiTurn, ponde
    * board is one move behind: the last report is held till then.
    */
   function onAnalysis(report) {
-    const detail = reportDetail(report);
+    const detail = asOf === null ? reportDetail(report) : { ...reportDetail(report), asOf };
     if (state.thinking) held = detail;
     else tell({ cause: 'analysis', report: detail });
   }

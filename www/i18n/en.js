@@ -123,6 +123,8 @@ export default {
   'storage.corruptSettings': 'Your saved settings could not be read, so the defaults are used (the old data was set aside).',
   'storage.corruptOther': 'Some saved data could not be read and was set aside; your game goes on.',
   'result.unfinished': 'Unfinished',
+  'eval.asOf': '(after move {move}: watchers see it two moves late)',
+  'eval.asOfStart': '(the empty board: watchers see it two moves late)',
   'eval.unit': 'The chances of X winning, a draw and O winning, from the engine’s games against itself.',
   'tutorial.count': '{n} / {total}',
   'tutorial.skip': 'Skip',

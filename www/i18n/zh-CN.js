@@ -118,6 +118,8 @@ export default {
   'storage.corruptSettings': '无法读取保存的设置，已使用默认设置（旧数据已另行保存）。',
   'storage.corruptOther': '部分保存的数据无法读取，已另行保存；棋局照常进行。',
   'result.unfinished': '未完成',
+  'eval.asOf': '（第 {move} 步后：观众的评估晚两步）',
+  'eval.asOfStart': '（空棋盘：观众的评估晚两步）',
   'eval.unit': 'X 获胜、平局与 O 获胜的机会，来自引擎与自己的对局统计。',
   'tutorial.count': '{n} / {total}',
   'tutorial.skip': '跳过',
