@@ -298,6 +298,7 @@ fn a_database_of_the_version_before_takes_attached_games() {
         old.execute_batch(
             "DROP TABLE attached_games; DROP TABLE chat_reports; DROP INDEX rooms_deadline; DROP INDEX rooms_player0;
              DROP INDEX rooms_player1; ALTER TABLE rooms DROP COLUMN deadline_ms;
+             ALTER TABLE players DROP COLUMN hide_games;
              PRAGMA user_version = 4;",
         )
         .unwrap();
@@ -336,5 +337,5 @@ fn a_database_of_the_version_before_takes_attached_games() {
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .unwrap()
     };
-    assert_eq!(version, 7);
+    assert_eq!(version, 8);
 }
