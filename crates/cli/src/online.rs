@@ -16,7 +16,7 @@ use uttt_core::search::Level;
 use uttt_core::{AnyGame, AnyKind, History, Visit};
 use uttt_protocol::{
     read_server, write, ChatLine, ChatPreset, ClientMessage, ClockSetting, ColourChoice, Kind,
-    Presence, Role, RoomOptions, RoomState, RuleSet, ServerMessage, Side,
+    Presence, Role, RoomOptions, RoomState, RuleSet, ServerMessage, Side, DAYS_PER_MOVE,
 };
 
 use crate::ai::Engine;
@@ -29,7 +29,7 @@ use crate::usage;
 pub const HELP: &str = "\
 uttt online: play a friend, watch, or seat the engine on a uttt-server
 
-Usage: uttt online URL [ROOM] [--game G] [--rules R] [--colour C] [--clock M+S]
+Usage: uttt online URL [ROOM] [--game G] [--rules R] [--colour C] [--clock M+S | --days N]
                    [--bot LEVEL] [--games N] [--seed N]
 
 URL is the server's site (http://127.0.0.1:8000/; plain http or ws only) or an invitation link
@@ -42,6 +42,7 @@ Options (creating a room):
   --rules R     standard (default) or tiebreak
   --colour C    x, o or random (default)
   --clock M+S   minutes each and seconds added a move, e.g. 3+2 (default none)
+  --days N      a correspondence game of N days a move: 1, 2, 3, 5, 7 or 14
 Options (the engine):
   --bot LEVEL   the engine plays this seat: beginner ... master
   --games N     the bot plays N games (asking for rematches), then leaves (default 1)
@@ -57,7 +58,9 @@ decline (a draw offer), rematch (after a game), board, help or quit.
 ";
 
 const SPEC: Spec = Spec {
-    values: &["game", "rules", "colour", "clock", "bot", "games", "seed"],
+    values: &[
+        "game", "rules", "colour", "clock", "days", "bot", "games", "seed",
+    ],
     switches: &[],
 };
 
@@ -144,6 +147,15 @@ fn parse_clock(text: &str) -> Result<ClockSetting, UsageError> {
     }
 }
 
+/// Reads the days a move of a correspondence game.
+fn parse_days(text: &str) -> Result<u8, UsageError> {
+    text.trim()
+        .parse()
+        .ok()
+        .filter(|days| DAYS_PER_MOVE.contains(days))
+        .ok_or_else(|| usage!("--days must be 1, 2, 3, 5, 7 or 14, not \"{text}\""))
+}
+
 fn room_options(p: &crate::args::Parsed) -> Result<RoomOptions, UsageError> {
     let kind = match p.value("game").unwrap_or("ultimate") {
         "ultimate" => Kind::Ultimate,
@@ -170,8 +182,12 @@ fn room_options(p: &crate::args::Parsed) -> Result<RoomOptions, UsageError> {
         other => return Err(usage!("--colour must be x, o or random, not \"{other}\"")),
     };
     let clock = p.value("clock").map(parse_clock).transpose()?;
+    let days = p.value("days").map(parse_days).transpose()?;
+    if clock.is_some() && days.is_some() {
+        return Err(usage!("a game has --clock or --days, not both"));
+    }
     Ok(RoomOptions {
-        days: None,
+        days,
         kind,
         rules: if kind == Kind::Classic {
             RuleSet::Standard
@@ -498,7 +514,10 @@ impl Client {
             name(Side::O, state.o)
         );
         if let Some(clock) = state.clock {
-            let mmss = |ms: u64| format!("{}:{:02}", ms / 60_000, (ms / 1000) % 60);
+            let mmss = |ms: u64| match ms / 3_600_000 {
+                0 => format!("{}:{:02}", ms / 60_000, (ms / 1000) % 60),
+                hours => format!("{hours}h{:02}", (ms / 60_000) % 60),
+            };
             line.push_str(&format!(
                 "; clocks X {} O {}",
                 mmss(clock.x_ms),
@@ -699,6 +718,10 @@ mod tests {
         );
         for bad in ["3", "0+1", "61+0", "3+61", "a+b", "99999999999+1"] {
             assert!(parse_clock(bad).is_err(), "{bad}");
+        }
+        assert_eq!(parse_days("3").unwrap(), 3);
+        for bad in ["4", "0", "x", "15"] {
+            assert!(parse_days(bad).is_err(), "{bad}");
         }
     }
 }
