@@ -47,8 +47,11 @@ function writeSettings(settings) {
   }
 }
 
-/** Who said `line`, as muting knows them: the name, else the side, else a guest. */
-const whoKey = (line) => line.name ?? (line.side ? `side:${line.side}` : 'guest');
+/**
+ * Who said `line`, as muting knows them: a player by name, for good; a
+ * guest (no name) by room and side, for that room alone.
+ */
+const whoKey = (line, room) => line.name ?? `${room}:${line.side ?? 'watcher'}`;
 /** Who said `line`, in words. */
 const whoText = (line) => line.name ?? (line.side ? t('chat.player', { side: line.side.toUpperCase() }) : t('chat.guest'));
 
@@ -59,7 +62,7 @@ const whoText = (line) => line.name ?? (line.side ? t('chat.player', { side: lin
  */
 export function createChatPanel(controller) {
   let settings = readSettings();
-  /** Lines this page reported, so their button says so. */
+  /** Lines this page reported, by room and line, so their button says so. */
   const reported = new Set();
   const heading = el('h4', { class: 'chat-heading' });
   const lines = el('ul', { class: 'chat-lines', 'aria-live': 'polite' });
@@ -94,38 +97,43 @@ export function createChatPanel(controller) {
   lines.addEventListener('click', (event) => {
     const target = /** @type {HTMLElement} */ (event.target);
     const row = target.closest('[data-chat-message]');
-    const line = controller.onlineRoom().chat.find((l) => String(l.id) === row?.getAttribute('data-chat-message'));
+    const { chat, code } = controller.onlineRoom();
+    const line = chat.find((l) => String(l.id) === row?.getAttribute('data-chat-message'));
     if (!line) return;
-    if (target.closest('[data-action="chat-mute"]')) change({ muted: [...settings.muted, whoKey(line)] });
+    if (target.closest('[data-action="chat-mute"]')) change({ muted: [...settings.muted, whoKey(line, code)] });
     if (target.closest('[data-action="chat-report"]') && controller.onlineChat.report(line.id)) {
-      reported.add(line.id);
+      reported.add(`${code}:${line.id}`);
       render();
     }
   });
 
-  /** Whether `line` is this page's own (no mute or report on it). */
+  /**
+   * Whether `line` is this page's own (no mute or report on it, never
+   * hidden): by name when it has one (sides swap at a rematch), else a
+   * guest player's by side.
+   */
   const mine = (line) => {
-    const { side, roomState } = controller.onlineRoom();
-    if (line.side) return line.side === side;
-    return !side && roomState !== null && line.name !== null && line.name === controller.account.me()?.name;
+    if (line.name !== null) return line.name === controller.account.me()?.name;
+    return line.side !== null && line.side === controller.onlineRoom().side;
   };
   /** What `line` says, in this page's language. */
   const said = (line) => (line.preset ? t(`chat.preset.${line.preset}`) : line.text ?? '');
 
-  const row = (line) => {
+  const row = (line, code) => {
     const own = mine(line);
+    const done = reported.has(`${code}:${line.id}`);
     const buttons = own
       ? []
       : [
           el('button', { type: 'button', class: 'chat-act', 'data-action': 'chat-mute', 'aria-label': t('chat.muteWho', { name: whoText(line) }), text: t('chat.mute') }),
-          el('button', { type: 'button', class: 'chat-act', 'data-action': 'chat-report', text: t(reported.has(line.id) ? 'chat.reported' : 'chat.report') }),
+          el('button', { type: 'button', class: 'chat-act', 'data-action': 'chat-report', text: t(done ? 'chat.reported' : 'chat.report') }),
         ];
-    if (reported.has(line.id)) /** @type {HTMLButtonElement} */ (buttons[1]).disabled = true;
+    if (done) /** @type {HTMLButtonElement} */ (buttons[1]).disabled = true;
     return el('li', { class: 'chat-line', 'data-chat-message': String(line.id) }, el('span', { class: 'chat-who', text: `${whoText(line)}: ` }), el('span', { class: 'chat-said', text: said(line) }), ...buttons);
   };
 
   function render() {
-    const { roomState, side, chat } = controller.onlineRoom();
+    const { roomState, side, chat, code } = controller.onlineRoom();
     node.hidden = !roomState;
     if (!roomState) return;
     heading.textContent = t(side ? 'chat.players' : 'chat.watchers');
@@ -141,8 +149,8 @@ export function createChatPanel(controller) {
     unmute.hidden = settings.off || settings.muted.length === 0;
     lines.hidden = presets.hidden = settings.off;
     form.hidden = settings.off || !settings.typed;
-    const shown = chat.filter((line) => (settings.typed || line.preset) && !settings.muted.includes(whoKey(line)));
-    lines.replaceChildren(...shown.map(row));
+    const shown = chat.filter((line) => mine(line) || ((settings.typed || line.preset) && !settings.muted.includes(whoKey(line, code))));
+    lines.replaceChildren(...shown.map((line) => row(line, code)));
     lines.scrollTop = lines.scrollHeight;
   }
 

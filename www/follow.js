@@ -1,7 +1,8 @@
 // @ts-check
 // Following the top game (the Watch view's "Follow the top game"): the page
-// watches the best rated game in play (the first of GET /api/watch) and, a
-// few seconds after it ends, the next best; it stops when the person leaves
+// watches the best rated live game in play (the first of GET /api/watch
+// that is not played by days nor the person's own) and, a few seconds
+// after it ends, the next best; it stops when the person leaves
 // the room or enters another. While it follows, the page root carries
 // `data-following` (the room followed).
 
@@ -37,11 +38,17 @@ export function createFollow(controller, { tabs }) {
     mark();
   }
 
-  /** Watches the best rated game in play but `except`; stops when there is none. */
+  /**
+   * Watches the best rated live game in play but `except`: not one played
+   * by days (a move a day is no game to follow), nor the person's own.
+   * Stops when there is none.
+   */
   async function next(except) {
     const answer = await getApi('watch');
     if (following === null) return;
-    const game = answer.ok && Array.isArray(answer.data.live) ? answer.data.live.find((g) => g.room !== except) : null;
+    const me = controller.account.me()?.name;
+    const followable = (g) => g.room !== except && !g.days && g.x?.name !== me && g.o?.name !== me;
+    const game = answer.ok && Array.isArray(answer.data.live) ? answer.data.live.find(followable) : null;
     if (!game) {
       stop();
       return;

@@ -47,7 +47,7 @@ function valid(game) {
  * @param {Controller} controller
  * @returns {Ongoing}
  */
-export function createOngoing({ account, subscribe }) {
+export function createOngoing({ account, subscribe, onlineRoom }) {
   /** @type {OngoingGame[]} */
   let games = [];
   const listeners = new Set();
@@ -89,9 +89,15 @@ export function createOngoing({ account, subscribe }) {
     if (document.visibilityState === 'visible') void refresh();
   });
   account.onMe(() => void refresh());
-  // The page's own online game moved on or ended: whose move it is changed.
+  // Whose move it is in the game this page plays online changed (a move,
+  // its end): the list is asked for again. Watching asks nothing.
+  let seen = '';
   subscribe((change) => {
-    if ('game' in change && change.cause === 'online') soon();
+    if (!('game' in change) || change.cause !== 'online') return;
+    const { side, roomState } = onlineRoom();
+    const now = side && roomState ? `${roomState.room}:${roomState.toMove}:${roomState.result !== null}` : '';
+    if (now !== seen && now) soon();
+    seen = now;
   });
 
   return {

@@ -56,6 +56,8 @@ pub struct App {
     pub join_within: Duration,
     /// True once the server is stopping: every game connection closes.
     pub stopping: watch::Sender<bool>,
+    /// The Watch page's last answer (`watch.rs`).
+    pub watch: crate::watch::Cached,
     /// How many places `game_slots` has.
     game_connections: u32,
 }
@@ -97,6 +99,7 @@ impl App {
             stopping: watch::channel(false).0,
             waiting_slots: Arc::new(Semaphore::new(config.max_waiting)),
             join_within: config.join_within,
+            watch: crate::watch::Cached::default(),
         }
     }
 }

@@ -18,11 +18,6 @@ use crate::store::ms_to_sql as sql_ms;
 /// Plies a game needs to be rated: two moves each.
 pub const RATED_PLIES: u32 = 4;
 
-/// Archives the game `snapshot` ends, if it ended and is not archived yet,
-/// and rates it if it counts (see the module's notes).
-///
-/// # Errors
-/// When the database refused: the caller's transaction is then not
 /// A game's timing as the archive keeps it: its clock, or `{"days": N}`.
 fn timing(options: &RoomOptions) -> Option<String> {
     match (options.clock, options.days) {
@@ -32,6 +27,11 @@ fn timing(options: &RoomOptions) -> Option<String> {
     }
 }
 
+/// Archives the game `snapshot` ends, if it ended and is not archived yet,
+/// and rates it if it counts (see the module's notes).
+///
+/// # Errors
+/// When the database refused: the caller's transaction is then not
 /// committed, so the game's end is not saved either.
 pub fn archive_end(
     connection: &Connection,

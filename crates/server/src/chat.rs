@@ -5,7 +5,7 @@
 //! own language, or typed words, checked here and always shown as text.
 //! A reported line is stored with its game for the moderators.
 
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 
 use rusqlite::params;
 use uttt_protocol::{
@@ -62,12 +62,17 @@ pub fn channel_of(role: Role) -> ChatChannel {
     }
 }
 
+/// Reports one room keeps while in memory, at most.
+pub const MAX_REPORTS: usize = 100;
+
 /// A room's two chats.
 #[derive(Debug, Default)]
 pub struct Chat {
     players: VecDeque<ChatLine>,
     spectators: VecDeque<ChatLine>,
     next_id: u32,
+    /// The lines reported, by connection: each is kept once.
+    reported: HashSet<(u64, u32)>,
 }
 
 impl Chat {
@@ -123,6 +128,13 @@ impl Chat {
     pub fn find(&self, channel: ChatChannel, id: u32) -> Option<ChatLine> {
         self.lines(channel).into_iter().find(|line| line.id == id)
     }
+
+    /// Notes connection `conn`'s report of line `id`: true the first time,
+    /// while the room has kept fewer than `MAX_REPORTS`; false for one to
+    /// answer without keeping it again.
+    pub fn first_report(&mut self, conn: u64, id: u32) -> bool {
+        self.reported.len() < MAX_REPORTS && self.reported.insert((conn, id))
+    }
 }
 
 /// A reported line, as it is kept for the moderators.
@@ -154,13 +166,14 @@ pub async fn store_report(store: &Store, report: Report) -> Result<(), String> {
                 (None, text) => text.clone().unwrap_or_default(),
             };
             c.execute(
-                "INSERT INTO chat_reports (room, game_number, record, channel, side, name, said,
-                    said_ms, reporter, reported_ms)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                "INSERT INTO chat_reports (room, game_number, record, line, channel, side, name,
+                    said, said_ms, reporter, reported_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
                 params![
                     report.room,
                     report.game_number,
                     report.record,
+                    report.line.id,
                     serde_json::to_string(&report.line.channel).unwrap_or_default(),
                     report
                         .line

@@ -33,14 +33,6 @@ pub fn now_ms() -> u64 {
         .saturating_add(SKIPPED.load(Ordering::Relaxed))
 }
 
-/// The wall clock's reading when [`now_ms`] read 0 (as of now: a step of
-/// the wall clock moves it).
-#[must_use]
-pub fn wall_at_zero() -> u64 {
-    let now = now_ms();
-    epoch_ms().saturating_sub(now)
-}
-
 /// Moves both clocks `ms` forward: the tests' way to let days pass.
 #[cfg(feature = "failpoints")]
 pub fn skip(ms: u64) {

@@ -26,7 +26,7 @@ use tokio::sync::{mpsc, oneshot};
 use uttt_protocol::{write, ClientMessage, ErrorCode, Refusal, Role, RoomOptions, ServerMessage};
 
 use crate::chat::{channel_of, store_report, Chat, Report, Said};
-use crate::clock::{epoch_ms, now_ms, wall_at_zero};
+use crate::clock::{epoch_ms, now_ms};
 use crate::pace::Pace;
 use crate::players::Player;
 use crate::room::{Room, Snapshot};
@@ -45,12 +45,27 @@ const ROOM_QUEUE_WAIT: Duration = Duration::from_secs(5);
 /// gave up all the same is taken back before anyone hears of it (see
 /// `handle`): an error always means nothing changed.
 const ROOM_ANSWER: Duration = Duration::from_secs(30);
+/// How long a game without days a move may go without a move before the
+/// lists of games in play (`playing`, `watchable`) take it as abandoned.
+const ABANDONED_MS: u64 = 3_600_000;
 /// Games in play the Watch page lists at most (`GET /api/watch`).
 const MAX_WATCHABLE: u32 = 100;
 /// A player's games in play listed at most (`GET /api/me/playing`).
 const MAX_PLAYING: u32 = 200;
 /// Connections in one room at most (two players and their watchers).
 const MAX_MEMBERS: usize = 256;
+
+/// The time a room of `options` runs on: the monotonic clock for a live
+/// game, so a step of the wall clock never charges or refunds anyone; the
+/// wall clock for a correspondence game, whose deadline it stores (see
+/// `Room::by_days`).
+fn clock_of(options: &RoomOptions) -> u64 {
+    if options.days.is_some() {
+        epoch_ms()
+    } else {
+        now_ms()
+    }
+}
 
 /// Where a room sends a connection its frames.
 pub type Outbox = mpsc::Sender<Utf8Bytes>;
@@ -107,8 +122,9 @@ pub enum Command {
         reply: oneshot::Sender<Result<(), Refusal>>,
     },
     /// Look at the clock: a correspondence game past its deadline by the
-    /// wall clock ends now (the room's timer runs on the monotonic clock,
-    /// which a suspended machine does not count).
+    /// wall clock ends now (the room's timer sleeps on the monotonic clock,
+    /// which a suspended machine does not count, nor a step of the wall
+    /// clock).
     Wake,
     /// Makes the room's task panic: the tests of what one room's failure
     /// does to the others.
@@ -287,12 +303,14 @@ impl Hub {
     }
 
     /// Player `player`'s games in play, as stored (every change is stored
-    /// before anyone hears of it), the most recently changed first.
+    /// before anyone hears of it), the most recently changed first: every
+    /// correspondence game, and the others moved in the last hour.
     ///
     /// # Errors
     /// When the store cannot be read.
     pub async fn playing(&self, player: i64) -> Result<Vec<Snapshot>, String> {
-        self.store.playing(player, MAX_PLAYING).await
+        let since = epoch_ms().saturating_sub(ABANDONED_MS);
+        self.store.playing(player, since, MAX_PLAYING).await
     }
 
     /// The games in play others may watch (see `Store::watchable`): moved
@@ -301,7 +319,7 @@ impl Hub {
     /// # Errors
     /// When the store cannot be read.
     pub async fn watchable(&self) -> Result<Vec<Snapshot>, String> {
-        let since = epoch_ms().saturating_sub(3_600_000);
+        let since = epoch_ms().saturating_sub(ABANDONED_MS);
         self.store.watchable(since, MAX_WATCHABLE).await
     }
 
@@ -312,7 +330,8 @@ impl Hub {
         if let Some(queue) = rooms.get(&snapshot.code) {
             return Ok(queue.clone());
         }
-        let room = Room::restore(snapshot, self.limits.grace_ms, now_ms(), wall_at_zero())?;
+        let now = clock_of(&snapshot.options);
+        let room = Room::restore(snapshot, self.limits.grace_ms, now)?;
         let (queue, commands) = mpsc::channel(ROOM_QUEUE);
         rooms.insert(room.code.clone(), queue.clone());
         let saved = room.snapshot();
@@ -378,7 +397,6 @@ impl Hub {
         let mut room = Room::new(code.clone(), options, token.clone(), coin());
         room.assign_player(Role::Seat0, player);
         room.grace_ms = self.limits.grace_ms;
-        room.wall = wall_at_zero();
         let saved = room.snapshot();
         self.store
             .save(saved.clone())
@@ -644,7 +662,7 @@ async fn room_task(
         let count_due = watchers.due().map(tokio::time::Instant::from_std);
         let wait = room
             .next_deadline()
-            .map(|at| Duration::from_millis(at.saturating_sub(now_ms())));
+            .map(|at| Duration::from_millis(at.saturating_sub(clock_of(&room.options))));
         let idle_limit = if room.unplayed() {
             hub.limits.unplayed_room
         } else {
@@ -654,7 +672,7 @@ async fn room_task(
         let command = tokio::select! {
             command = commands.recv() => command,
             () = tokio::time::sleep(wait.unwrap_or_default()), if wait.is_some() => {
-                if room.settle(now_ms()) {
+                if room.settle(clock_of(&room.options)) {
                     // The end of a game on time. Should the store refuse it,
                     // the result still stands here and is stored with the
                     // next change.
@@ -683,7 +701,7 @@ async fn room_task(
         let Some(command) = command else { break };
         // A flag that fell since the timer last woke ends the game before
         // the command is weighed, and is stored and told whatever its fate.
-        if room.settle(now_ms()) && persist(&hub, &room, &mut saved).await.is_ok() {
+        if room.settle(clock_of(&room.options)) && persist(&hub, &room, &mut saved).await.is_ok() {
             let game = room.game_number;
             stakes::update(&hub.store, &mut room, game, false, false).await;
             broadcast(&mut room, &mut members);
@@ -713,7 +731,7 @@ async fn room_task(
         }
     } else {
         // Leaving memory: the running clock's time so far is stored with it.
-        room.charge_clock(now_ms());
+        room.charge_clock(clock_of(&room.options));
         let _ = persist(&hub, &room, &mut saved).await;
         drop(guard);
     }
@@ -769,11 +787,11 @@ fn say(
 }
 
 /// Connection `conn` reports line `id` of its chat (by `reporter`, when
-/// signed in): kept with the game as it stands.
+/// signed in): kept with the game as it stands, once.
 async fn report(
     room: &Room,
     members: &Members,
-    chat: &Chat,
+    chat: &mut Chat,
     (conn, id, reporter): (u64, u32, Option<i64>),
     hub: &Hub,
 ) -> Result<(), Refusal> {
@@ -781,6 +799,10 @@ async fn report(
     let line = chat
         .find(channel, id)
         .ok_or_else(|| Refusal::new(ErrorCode::NoSuchLine, "that line is not in your chat"))?;
+    // Reported again (or past the room's cap): already kept, or enough.
+    if !chat.first_report(conn, id) {
+        return Ok(());
+    }
     let kept = Report {
         room: room.code.clone(),
         game_number: room.game_number,
@@ -840,7 +862,7 @@ async fn handle(
     (room, members, saved, chat): (&mut Room, &mut Members, &mut Snapshot, &mut Chat),
     hub: &Hub,
 ) -> Tell {
-    let now = now_ms();
+    let now = clock_of(&room.options);
     let before = room.clone();
     match command {
         Command::Join {
@@ -1030,7 +1052,7 @@ async fn take_back(hub: &Hub, room: &mut Room, saved: &mut Snapshot, before: Roo
 /// Sends member `conn` alone the state (a newcomer watching); drops it if
 /// it cannot take it.
 fn tell_one(room: &mut Room, members: &mut Members, conn: u64) {
-    let now = now_ms();
+    let now = clock_of(&room.options);
     let state = frame(&ServerMessage::State {
         state: room.state(now),
         server_time: epoch_ms(),
@@ -1059,7 +1081,7 @@ fn tell_watchers(room: &mut Room, members: &mut Members) -> Tell {
         .filter(|(_, (_, out))| out.try_send(count.clone()).is_err())
         .map(|(conn, _)| *conn)
         .collect();
-    let now = now_ms();
+    let now = clock_of(&room.options);
     let mut tell = Tell::Nobody;
     for conn in slow {
         if let Some((role, _)) = members.0.remove(&conn) {
@@ -1077,7 +1099,7 @@ fn tell_watchers(room: &mut Room, members: &mut Members) -> Tell {
 /// Sends every member the state; drops those that cannot keep up.
 fn broadcast(room: &mut Room, members: &mut Members) {
     loop {
-        let now = now_ms();
+        let now = clock_of(&room.options);
         let state = frame(&ServerMessage::State {
             state: room.state(now),
             server_time: epoch_ms(),

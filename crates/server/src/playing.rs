@@ -57,21 +57,28 @@ fn game(s: &Snapshot, me: i64) -> Option<Value> {
         Side::O
     };
     let game = OnlineGame::from_record(&s.record).ok()?;
-    let opponent = s.players[seat ^ 1].as_ref().map(|p| p.name.clone());
-    Some(json!({
+    let mut listed = summary(s, &game);
+    listed["side"] = json!(side);
+    listed["opponent"] = json!(s.players[seat ^ 1].as_ref().map(|p| &p.name));
+    listed["yourMove"] = json!(game.to_move() == side);
+    listed["deadline"] = json!(s.deadline);
+    Some(listed)
+}
+
+/// What every list of games in play says of one: its room, game, timing,
+/// record and moves played (`game` is the record, replayed).
+#[must_use]
+pub fn summary(s: &Snapshot, game: &OnlineGame) -> Value {
+    json!({
         "room": s.code,
         "kind": s.options.kind,
         "rules": s.options.rules,
         "clock": s.options.clock,
         "days": s.options.days,
         "rated": s.options.rated,
-        "side": side,
-        "opponent": opponent,
         "record": s.record,
         "ply": game.ply(),
-        "yourMove": game.to_move() == side,
-        "deadline": s.deadline,
-    }))
+    })
 }
 
 /// The body of `POST /test/clock`.

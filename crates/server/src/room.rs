@@ -93,10 +93,6 @@ pub struct Room {
     /// What a rated game does to the players' ratings (kept by the hub,
     /// from the store; not saved with the room).
     pub stakes: Option<Stakes>,
-    /// The wall clock (ms since the Unix epoch) when the room's time was
-    /// 0: a correspondence game's clock is stored by the wall clock, since
-    /// its days run on while nobody is there or the server is down.
-    pub wall: u64,
 }
 
 /// A millisecond of a day.
@@ -145,12 +141,14 @@ impl Room {
             spectators: 0,
             grace_ms: GRACE_MS,
             stakes: None,
-            wall: 0,
         }
     }
 
     /// Whether the game is played by days per move (correspondence): its
-    /// players come and go, and only the clock decides a late move.
+    /// players come and go, and only the clock decides a late move. Such a
+    /// room's time (every `now` it is given) is the wall clock's, in ms
+    /// since the Unix epoch, as its stored deadline is: its days run on
+    /// while nobody is there, the server is down or the machine sleeps.
     #[must_use]
     pub fn by_days(&self) -> bool {
         self.clock.is_some_and(|c| c.per_move.is_some())
@@ -665,24 +663,25 @@ impl Room {
         }
     }
 
-    /// When the side to move runs out of time by the wall clock, in a
-    /// correspondence game in play.
+    /// When the side to move runs out of time, in a correspondence game in
+    /// play: by the wall clock, which such a room's time is (see
+    /// `Room::by_days`).
     fn deadline(&self) -> Option<u64> {
         let clock = self.clock.filter(|c| c.per_move.is_some())?;
         let side = self.running()?;
-        Some(self.wall + clock.since? + clock.left[index(side)])
+        Some(clock.since? + clock.left[index(side)])
     }
 
-    /// The room a snapshot describes, as of `now` (the wall clock then
-    /// read `wall + now`): nobody connected yet (the grace period for a
-    /// timed game starts now), and the running clock restarted from the
-    /// time it had left at the last move, so time the server was down is
-    /// not charged to anyone; but a correspondence game's side to move has
-    /// until its stored deadline, however long the room was away.
+    /// The room a snapshot describes, as of `now`: nobody connected yet
+    /// (the grace period for a timed game starts now), and the running
+    /// clock restarted from the time it had left at the last move, so time
+    /// the server was down is not charged to anyone; but a correspondence
+    /// game's side to move has until its stored deadline (its time is the
+    /// wall clock's), however long the room was away.
     ///
     /// # Errors
     /// When the stored record is not a legal game of the room's type.
-    pub fn restore(snapshot: Snapshot, grace_ms: u64, now: u64, wall: u64) -> Result<Room, String> {
+    pub fn restore(snapshot: Snapshot, grace_ms: u64, now: u64) -> Result<Room, String> {
         let game = OnlineGame::from_record(&snapshot.record)?;
         if game.record() != snapshot.record || snapshot.x_seat > 1 {
             return Err(format!("room {} is stored inconsistently", snapshot.code));
@@ -711,7 +710,6 @@ impl Room {
             spectators: 0,
             grace_ms,
             stakes: None,
-            wall,
         };
         if let (Some(clock), Some(left)) = (room.clock.as_mut(), snapshot.clock_left) {
             clock.left = left;
@@ -721,7 +719,7 @@ impl Room {
             if let Some(clock) = room.clock.as_mut() {
                 clock.since = Some(now);
                 if let (true, Some(deadline)) = (by_days, snapshot.deadline) {
-                    clock.left[index(side)] = deadline.saturating_sub(wall + now);
+                    clock.left[index(side)] = deadline.saturating_sub(now);
                 }
             }
         }
@@ -934,7 +932,7 @@ mod tests {
         let snapshot = room.snapshot();
         assert_eq!(snapshot.clock_left, Some([52_000, 60_000]));
         // Down from t = 20 s to t = 500 s.
-        let back = Room::restore(snapshot.clone(), GRACE_MS, 500_000, 0).unwrap();
+        let back = Room::restore(snapshot.clone(), GRACE_MS, 500_000).unwrap();
         assert_eq!(back.snapshot(), snapshot);
         let state = back.state(505_000);
         assert_eq!(state.record, "classic:b2");
@@ -956,7 +954,7 @@ mod tests {
 
         let mut broken = snapshot;
         broken.record = "classic:b2b2".into();
-        assert!(Room::restore(broken, GRACE_MS, 0, 0).is_err());
+        assert!(Room::restore(broken, GRACE_MS, 0).is_err());
     }
 
     #[test]
@@ -1011,7 +1009,6 @@ mod tests {
             ..options(None)
         };
         let mut room = Room::new("r".into(), options, "t0".into(), false);
-        room.wall = 1_000_000;
         room.join(None, None, "t1".into(), 1000).unwrap();
         room
     }
@@ -1029,7 +1026,7 @@ mod tests {
         assert_eq!(room.next_deadline(), Some(moved + 2 * DAY_MS));
         // Its wall-clock deadline is stored, for the rooms not in memory.
         let deadline = room.snapshot().deadline;
-        assert_eq!(deadline, Some(1_000_000 + moved + 2 * DAY_MS));
+        assert_eq!(deadline, Some(moved + 2 * DAY_MS));
         // Both players away for a day loses nothing: absence is the game.
         room.disconnect(Role::Seat0, moved);
         room.disconnect(Role::Seat1, moved);
@@ -1057,17 +1054,16 @@ mod tests {
         room.act(0, &mv(0, 4), 2000).unwrap();
         let snapshot = room.snapshot();
         let deadline = snapshot.deadline.unwrap();
-        // Back in another process whose time started elsewhere, 20 hours
-        // later by the wall clock: O has 4 hours left.
-        let (now, wall) = (50, deadline - DAY_MS + 20 * 3_600_000 - 50);
-        let back = Room::restore(snapshot, GRACE_MS, now, wall).unwrap();
+        // Back 20 hours later by the wall clock: O has 4 hours left.
+        let now = deadline - DAY_MS + 20 * 3_600_000;
+        let back = Room::restore(snapshot, GRACE_MS, now).unwrap();
         let clock = back.state(now).clock.unwrap();
         assert_eq!((clock.o_ms, clock.running), (4 * 3_600_000, Some(Side::O)));
         assert_eq!(back.snapshot().deadline, Some(deadline));
         // Back after the deadline: the game ends at once, on time.
-        let mut late = Room::restore(room.snapshot(), GRACE_MS, 10, deadline + 5).unwrap();
-        assert_eq!(late.next_deadline(), Some(10));
-        assert!(late.settle(10));
+        let mut late = Room::restore(room.snapshot(), GRACE_MS, deadline + 5).unwrap();
+        assert_eq!(late.next_deadline(), Some(deadline + 5));
+        assert!(late.settle(deadline + 5));
         assert_eq!(late.result.unwrap().reason, EndReason::Time);
     }
 

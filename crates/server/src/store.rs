@@ -241,43 +241,31 @@ impl Store {
     /// # Errors
     /// When the database cannot be read.
     pub async fn overdue(&self, now: u64, limit: u32) -> Result<Vec<Snapshot>, String> {
-        self.read(move |connection| {
-            let mut query = connection
-                .prepare_cached(&format!(
-                    "SELECT {COLUMNS} FROM {ROOMS} WHERE deadline_ms <= ?1 AND result IS NULL
-                     ORDER BY deadline_ms LIMIT ?2"
-                ))
-                .map_err(|e| e.to_string())?;
-            let rows = query
-                .query_map(params![ms_to_sql(now), limit], row)
-                .map_err(|e| e.to_string())?;
-            Ok(rows
-                .filter_map(|read| read.map_err(unreadable_row).ok())
-                .collect())
-        })
+        self.rooms_where(
+            "deadline_ms <= ?1 AND result IS NULL ORDER BY deadline_ms LIMIT ?2",
+            (ms_to_sql(now), limit),
+        )
         .await
     }
 
-    /// Player `player`'s games in play (both seats taken, not ended), the
+    /// Player `player`'s games in play (both seats taken, not ended):
+    /// every correspondence game, and the others moved since `since` (ms
+    /// since the epoch; one left longer is abandoned, not waiting), the
     /// most recently stored first, `limit` at most.
     ///
     /// # Errors
     /// When the database cannot be read.
-    pub async fn playing(&self, player: i64, limit: u32) -> Result<Vec<Snapshot>, String> {
-        self.read(move |connection| {
-            let mut query = connection
-                .prepare_cached(&format!(
-                    "SELECT {COLUMNS} FROM {ROOMS} WHERE result IS NULL AND token1 IS NOT NULL
-                     AND (player0 = ?1 OR player1 = ?1) ORDER BY updated_ms DESC LIMIT ?2"
-                ))
-                .map_err(|e| e.to_string())?;
-            let rows = query
-                .query_map(params![player, limit], row)
-                .map_err(|e| e.to_string())?;
-            Ok(rows
-                .filter_map(|read| read.map_err(unreadable_row).ok())
-                .collect())
-        })
+    pub async fn playing(
+        &self,
+        player: i64,
+        since: u64,
+        limit: u32,
+    ) -> Result<Vec<Snapshot>, String> {
+        self.rooms_where(
+            "result IS NULL AND token1 IS NOT NULL AND (player0 = ?1 OR player1 = ?1)
+             AND (deadline_ms IS NOT NULL OR updated_ms >= ?2) ORDER BY updated_ms DESC LIMIT ?3",
+            (player, ms_to_sql(since), limit),
+        )
         .await
     }
 
@@ -289,18 +277,28 @@ impl Store {
     /// # Errors
     /// When the database cannot be read.
     pub async fn watchable(&self, since: u64, limit: u32) -> Result<Vec<Snapshot>, String> {
+        self.rooms_where(
+            "result IS NULL AND token1 IS NOT NULL AND (updated_ms >= ?1 OR deadline_ms IS NOT NULL)
+             AND COALESCE(seat0.hide_games, 0) = 0 AND COALESCE(seat1.hide_games, 0) = 0
+             ORDER BY updated_ms DESC LIMIT ?2",
+            (ms_to_sql(since), limit),
+        )
+        .await
+    }
+
+    /// The stored rooms `filter` (SQL after `WHERE`, over the rooms and
+    /// their seats' players `seat0` and `seat1`) selects with `params`;
+    /// rows that cannot be read are reported and left out.
+    async fn rooms_where<P: rusqlite::Params + Send + 'static>(
+        &self,
+        filter: &'static str,
+        params: P,
+    ) -> Result<Vec<Snapshot>, String> {
         self.read(move |connection| {
             let mut query = connection
-                .prepare_cached(&format!(
-                    "SELECT {COLUMNS} FROM {ROOMS} WHERE result IS NULL AND token1 IS NOT NULL
-                     AND (updated_ms >= ?1 OR deadline_ms IS NOT NULL)
-                     AND COALESCE(seat0.hide_games, 0) = 0 AND COALESCE(seat1.hide_games, 0) = 0
-                     ORDER BY updated_ms DESC LIMIT ?2"
-                ))
+                .prepare_cached(&format!("SELECT {COLUMNS} FROM {ROOMS} WHERE {filter}"))
                 .map_err(|e| e.to_string())?;
-            let rows = query
-                .query_map(params![ms_to_sql(since), limit], row)
-                .map_err(|e| e.to_string())?;
+            let rows = query.query_map(params, row).map_err(|e| e.to_string())?;
             Ok(rows
                 .filter_map(|read| read.map_err(unreadable_row).ok())
                 .collect())

@@ -2,7 +2,8 @@
 //! may watch, the best rated first (the page follows the first), and the
 //! games ended last; and a player's setting that keeps their games off it.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::State;
@@ -14,11 +15,16 @@ use serde_json::{json, Value};
 use crate::api::{changer, session_player, ApiError};
 use crate::app::App;
 use crate::game::OnlineGame;
+use crate::playing::summary;
 use crate::rating::{Perf, Rating};
 use crate::room::Snapshot;
 
-/// `GET /api/watch`: `{"live": [...], "recent": [...]}` (see docs/api.md).
+/// `GET /api/watch`: `{"live": [...], "recent": [...]}` (see docs/api.md),
+/// read at most every `FRESH_FOR`.
 pub async fn get_watch(State(app): State<Arc<App>>) -> Response {
+    if let Some(answer) = app.watch.fresh() {
+        return Json(answer.as_ref()).into_response();
+    }
     let rooms = match app.hub.watchable().await {
         Ok(rooms) => rooms,
         Err(e) => return ApiError::store(&e).into_response(),
@@ -53,7 +59,9 @@ pub async fn get_watch(State(app): State<Arc<App>>) -> Response {
     // keeps the most recent first among equals.
     live.sort_by(|a, b| b.0.total_cmp(&a.0));
     let live: Vec<Value> = live.into_iter().map(|(_, game)| game).collect();
-    Json(json!({ "live": live, "recent": recent })).into_response()
+    let answer = Arc::new(json!({ "live": live, "recent": recent }));
+    app.watch.keep(Arc::clone(&answer));
+    Json(answer.as_ref()).into_response()
 }
 
 /// One game in play as the page lists it, with the mean of its players'
@@ -81,21 +89,33 @@ fn live_game(s: &Snapshot, seats: [Option<(String, Option<Rating>)>; 2]) -> Opti
         .sum::<f64>()
         / 2.0;
     let x = usize::from(s.x_seat);
-    Some((
-        mean,
-        json!({
-            "room": s.code,
-            "kind": s.options.kind,
-            "rules": s.options.rules,
-            "clock": s.options.clock,
-            "days": s.options.days,
-            "rated": s.options.rated,
-            "record": s.record,
-            "ply": game.ply(),
-            "x": seat(&seats[x]),
-            "o": seat(&seats[x ^ 1]),
-        }),
-    ))
+    let mut listed = summary(s, &game);
+    listed["x"] = json!(seat(&seats[x]));
+    listed["o"] = json!(seat(&seats[x ^ 1]));
+    Some((mean, listed))
+}
+
+/// How long the Watch page's answer is served again before it is read
+/// anew: every open Watch view asks every 10 s, and each reading takes the
+/// store's one thread.
+const FRESH_FOR: Duration = Duration::from_secs(5);
+
+/// The Watch page's last answer and when it was read.
+#[derive(Default)]
+pub struct Cached(Mutex<Option<(Instant, Arc<Value>)>>);
+
+impl Cached {
+    fn fresh(&self) -> Option<Arc<Value>> {
+        let cached = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        cached
+            .as_ref()
+            .filter(|(at, _)| at.elapsed() < FRESH_FOR)
+            .map(|(_, answer)| Arc::clone(answer))
+    }
+
+    fn keep(&self, answer: Arc<Value>) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some((Instant::now(), answer));
+    }
 }
 
 /// `GET /api/me/settings`: `{"hideGames"}`; 401 when signed out.

@@ -145,6 +145,8 @@ fn players_and_watchers_chat_apart_within_limits_and_lines_are_reported() {
 
     // Reported: a player's line by the other player; a line of another
     // chat is not the reporter's to report.
+    // Reported twice, kept once.
+    b.send(&ClientMessage::ReportChat { id: line.id });
     b.send(&ClientMessage::ReportChat { id: line.id });
     b.send(&ClientMessage::Ping { id: 7 });
     b.until("pong", |m| match m {
@@ -173,29 +175,34 @@ fn players_and_watchers_chat_apart_within_limits_and_lines_are_reported() {
 
     drop((a, b, w, v, late));
     drop(server);
-    let kept: (String, i64, String, String, String, Option<String>) =
-        rusqlite::Connection::open(&db)
-            .unwrap()
-            .query_row(
-                "SELECT room, game_number, channel, said, name, side FROM chat_reports",
-                [],
-                |r| {
-                    Ok((
-                        r.get(0)?,
-                        r.get(1)?,
-                        r.get(2)?,
-                        r.get(3)?,
-                        r.get(4)?,
-                        r.get(5)?,
-                    ))
-                },
-            )
-            .unwrap();
+    let db = rusqlite::Connection::open(&db).unwrap();
+    let reports: i64 = db
+        .query_row("SELECT COUNT(*) FROM chat_reports", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(reports, 1);
+    let kept: (String, i64, u32, String, String, String, Option<String>) = db
+        .query_row(
+            "SELECT room, game_number, line, channel, said, name, side FROM chat_reports",
+            [],
+            |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                    r.get(6)?,
+                ))
+            },
+        )
+        .unwrap();
     assert_eq!(
         kept,
         (
             room,
             1,
+            line.id,
             "\"players\"".to_string(),
             "\"goodLuck\"".to_string(),
             ann_name,

@@ -298,7 +298,7 @@ fn a_database_of_the_version_before_takes_attached_games() {
         old.execute_batch(
             "DROP TABLE attached_games; DROP TABLE chat_reports; DROP INDEX rooms_deadline; DROP INDEX rooms_player0;
              DROP INDEX rooms_player1; ALTER TABLE rooms DROP COLUMN deadline_ms;
-             ALTER TABLE players DROP COLUMN hide_games;
+             ALTER TABLE players DROP COLUMN hide_games; DROP INDEX games_ended;
              PRAGMA user_version = 4;",
         )
         .unwrap();
