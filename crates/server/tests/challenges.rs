@@ -6,23 +6,14 @@ use std::time::Duration;
 
 use crate::support::api::{json, player};
 use crate::support::client::Client;
-use crate::support::{fresh_db, small_site, Server};
+use crate::support::{fresh_db, players_server, Server};
 use uttt_protocol::{
     ChallengeEnd, ClientMessage, ClockSetting, ColourChoice, ErrorCode, Kind, Role, RoomOptions,
     RoomState, RuleSet, ServerMessage, Side,
 };
 
 fn server() -> Server {
-    let site = small_site("challenges");
-    let db = fresh_db();
-    Server::start(&[
-        "--site",
-        site.to_str().unwrap(),
-        "--db",
-        db.to_str().unwrap(),
-        "--signups-per-minute",
-        "600",
-    ])
+    players_server("challenges", &fresh_db(), &[])
 }
 
 /// Ultimate 3+2, rated or casual, the challenger on `colour`.

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use crate::support::api::player;
 use crate::support::client::{classic, mv, Client};
-use crate::support::{fresh_db, small_site, Server};
+use crate::support::{fresh_db, players_server, Server};
 use uttt_protocol::{
     ChatChannel, ChatLine, ChatPreset, ClientMessage, ErrorCode, ServerMessage, Side,
 };
@@ -59,15 +59,7 @@ fn watcher(server: &Server, room: &str, session: Option<&str>) -> Client {
 #[test]
 fn players_and_watchers_chat_apart_within_limits_and_lines_are_reported() {
     let db = fresh_db();
-    let site = small_site("chat");
-    let server = Server::start(&[
-        "--site",
-        site.to_str().unwrap(),
-        "--db",
-        db.to_str().unwrap(),
-        "--signups-per-minute",
-        "600",
-    ]);
+    let server = players_server("chat", &db, &[]);
     let (ann, ann_name) = player(&server);
     let (carl, carl_name) = player(&server);
     let mut a = Client::connect_as(server.addr, Some(&ann));

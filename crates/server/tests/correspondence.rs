@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use crate::support::api::{call, json, player, Who};
 use crate::support::client::{mv, Client};
-use crate::support::{fresh_db, small_site, Server};
+use crate::support::{fresh_db, players_server, Server};
 use uttt_protocol::{
     ClientMessage, ClockSetting, ColourChoice, EndReason, ErrorCode, Kind, Role, RoomOptions,
     RuleSet, SeekOptions, ServerMessage, Side,
@@ -18,20 +18,9 @@ use uttt_protocol::{
 const DAY_MS: u64 = 86_400_000;
 
 fn server() -> Server {
-    let site = small_site("correspondence");
-    let db = fresh_db();
-    Server::start(&[
-        "--site",
-        site.to_str().unwrap(),
-        "--db",
-        db.to_str().unwrap(),
-        "--signups-per-minute",
-        "600",
-        // Rooms nobody is in leave memory at once: the day runs out in the
-        // store, where only the watch of overdue games finds it.
-        "--idle-room-ms",
-        "100",
-    ])
+    // Rooms nobody is in leave memory at once: the day runs out in the
+    // store, where only the watch of overdue games finds it.
+    players_server("correspondence", &fresh_db(), &["--idle-room-ms", "100"])
 }
 
 fn ultimate_by_days(days: u8) -> RoomOptions {

@@ -4,7 +4,7 @@
 
 use crate::support::api::{call, json, new_player, Who};
 use crate::support::client::{classic, Client};
-use crate::support::{fresh_db, rated_win, small_site, Server};
+use crate::support::{fresh_db, players_server, rated_win, Server};
 use uttt_protocol::{ClientMessage, ClockSetting, Role, RoomOptions};
 
 /// A casual game of Classic at 3+2 (blitz) between `x` and `o` (sessions,
@@ -33,15 +33,7 @@ fn seated(server: &Server, x: Option<&str>, o: Option<&str>) -> (Client, Client,
 #[test]
 fn the_watch_list_puts_the_best_rated_first_and_leaves_hidden_games_out() {
     let db = fresh_db();
-    let site = small_site("watch");
-    let server = Server::start(&[
-        "--site",
-        site.to_str().unwrap(),
-        "--db",
-        db.to_str().unwrap(),
-        "--signups-per-minute",
-        "600",
-    ]);
+    let server = players_server("watch", &db, &[]);
     let (ann, ann_name, _) = new_player(&server);
     let (bob, bob_name, _) = new_player(&server);
     // Ann 1662, Bob 1338 at Classic blitz, after a game that ends.

@@ -223,6 +223,22 @@ pub fn small_site(name: &str) -> PathBuf {
     dir
 }
 
+/// A server of the small site `name` over the database `db`, taking 600
+/// new players a minute (these tests make many), with `more` arguments.
+pub fn players_server(name: &str, db: &Path, more: &[&str]) -> Server {
+    let site = small_site(name);
+    let mut args = vec![
+        "--site",
+        site.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+        "--signups-per-minute",
+        "600",
+    ];
+    args.extend_from_slice(more);
+    Server::start(&args)
+}
+
 /// The value of header `name` (any case) in a raw answer.
 pub fn header<'a>(reply: &'a str, name: &str) -> Option<&'a str> {
     let head = reply.split("\r\n\r\n").next()?;
