@@ -70,6 +70,12 @@ export function createOngoing({ account, subscribe, onlineRoom }) {
       changed([]);
       return;
     }
+    // The page's game connection says the server is away (a restart): ask
+    // once it is back, not into a refused connection.
+    if (onlineRoom().phase === 'reconnecting') {
+      soon();
+      return;
+    }
     const answer = await call('api/me/playing');
     if (ask !== asked) return;
     // A failed answer keeps what was known; a session ended elsewhere empties it.
