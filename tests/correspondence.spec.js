@@ -3,7 +3,8 @@
 // are paired; the clocks count days; the player whose move it is sees the
 // count on the tab's title and the app's icon badge; leaving gives nothing
 // up; the game waits in "Your move" in the Play view, on this device and
-// on another one signed in to the same account, and is played on from it.
+// on another one signed in to the same account (whose game screen says so
+// too), and is played on from it.
 
 import { test, expect } from './support/fixtures.js';
 import { open, openPlay, showTab, cell, expectMarks, person } from './game-helpers.js';
@@ -44,9 +45,10 @@ test('a game of two days a move waits under Your move, on every device', async (
 
   await cell(x, 0, 4).click();
   await expectMarks(o, 1);
-  // O's move: the count on the title and the badge.
-  await expect(o).toHaveTitle(/^\(1\) /);
+  // O's move: the app's badge counts it; the title says "Your move" (the
+  // game is on the board), and counts it once the game is not.
   await expect.poll(() => o.evaluate(() => /** @type {any} */ (window).badge)).toBe(1);
+  await expect(o).toHaveTitle(/^Your move · /);
   await expect(x).not.toHaveTitle(/^\(/);
 
   // O leaves: a correspondence game goes on (no question, no resignation).
@@ -55,6 +57,7 @@ test('a game of two days a move waits under Your move, on every device', async (
   await expect(root(o)).not.toHaveAttribute('data-online-state', /.*/);
   await expect(o.locator('dialog[open]')).toHaveCount(0);
   await expect(root(x)).toHaveAttribute('data-online-state', 'playing');
+  await expect(o).toHaveTitle(/^\(1\) /);
 
   // On another device signed in to O's account (its session, as signing
   // in there leaves it), the game waits under Your move.
@@ -67,6 +70,8 @@ test('a game of two days a move waits under Your move, on every device', async (
   const phone = await device.newPage();
   phone.on('pageerror', (error) => errors.push(`uncaught page error: ${error.message}`));
   await open(phone);
+  // The page's own notice: the game waiting for this player's move.
+  await expect(phone.locator('[data-action="return-to-game"]')).toHaveText(/^Your move against \S+$/);
   await openPlay(phone);
   const row = phone.locator('[data-your-move] [data-game]');
   await expect(row).toHaveCount(1);
@@ -80,7 +85,8 @@ test('a game of two days a move waits under Your move, on every device', async (
   await expectMarks(phone, 1);
   await cell(phone, 0, 0).click();
   await expectMarks(x, 2);
-  await expect(x).toHaveTitle(/^\(1\) /);
+  await expect(x).toHaveTitle(/^Your move · /);
+  await expect.poll(() => x.evaluate(() => /** @type {any} */ (window).badge)).toBe(1);
   await expect(phone).not.toHaveTitle(/^\(/);
   // O's first device, asked again, has nothing waiting for it.
   await openPlay(o);

@@ -137,7 +137,7 @@ async function boot() {
   const ongoing = createOngoing(controller);
   initPlayerViews(controller, { openRecord: sharing.openRecord, tabs, focusMoves: moves.focus, online: { ...online, ongoing } });
   initOffers(controller);
-  initReturnToGame(controller, { tabs });
+  initReturnToGame(controller, { tabs, ongoing });
   await nextTask();
   initEndCard(controller, { tabs });
   initSound(controller);

@@ -23,7 +23,7 @@ const SOON_MS = 1500;
  * }} OngoingGame
  * @typedef {{
  *   games: () => OngoingGame[],
- *   yourMoves: () => number,
+ *   yourMoves: (except?: string | null) => number,
  *   refresh: () => Promise<void>,
  *   soon: () => void,
  *   onChange: (listener: () => void) => () => void,
@@ -62,7 +62,8 @@ export function createOngoing({ account, subscribe, onlineRoom }) {
     showBadge(yourMoves());
     for (const listener of listeners) listener();
   };
-  const yourMoves = () => games.filter((g) => g.yourMove).length;
+  /** The games waiting for the player's move, but room `except` (the one on the board, which says so itself). */
+  const yourMoves = (except = null) => games.filter((g) => g.yourMove && g.room !== except).length;
 
   async function refresh() {
     const ask = ++asked;

@@ -4,8 +4,9 @@
 // who switched tabs while the AI thought sees it came back to them; "You
 // won", "You lost" or "Draw" once such a game ends; the plain title
 // otherwise (two players at one screen, AI vs AI, browsing earlier moves).
-// Before it, "(2)" while two of the player's online games wait for their
-// move (ongoing.js), as lichess counts them.
+// Before it, "(2)" while two of the player's other online games (not the
+// one on the board, which the title names already) wait for their move
+// (ongoing.js), as lichess counts them.
 
 import { t, onLangChange } from './i18n.js';
 
@@ -45,7 +46,7 @@ function titleText(key, waiting) {
  */
 export function initTitle(controller, ongoing) {
   const update = () => {
-    const text = titleText(titleKey(controller.getState(), () => controller.pageState().interactive), ongoing.yourMoves());
+    const text = titleText(titleKey(controller.getState(), () => controller.pageState().interactive), ongoing.yourMoves(controller.onlineRoom().code));
     if (document.title !== text) document.title = text;
   };
   controller.subscribe((change) => {

@@ -551,6 +551,7 @@ export default {
   'online.err.no-opponent': 'Your friend has not joined yet.',
   'online.err.other': 'Something went wrong with online play. Try again.',
   'online.returnToGame': 'Return to your game',
+  'online.yourMoveAgainst': 'Your move against {name}',
   'online.opponentLeft': 'Your opponent left.',
   'online.opponentBack': 'Your opponent is back.',
   'online.playerAway': '{player} is disconnected; waiting for them to come back.',

@@ -538,6 +538,7 @@ export default {
   'online.err.no-opponent': '好友还没有加入。',
   'online.err.other': '在线对战出了点问题。请再试一次。',
   'online.returnToGame': '回到你的对局',
+  'online.yourMoveAgainst': '轮到你走：对手 {name}',
   'online.opponentLeft': '对手已离开。',
   'online.opponentBack': '对手回来了。',
   'online.playerAway': '{player} 已断开连接；等待其回来。',
