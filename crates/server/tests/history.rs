@@ -63,6 +63,11 @@ fn attached_games_are_kept_by_id_for_their_player_only() {
     let stored = put(&server, &ann, &[entry(1), entry(2)]);
     assert_eq!(stored.status, 200, "{}", stored.raw);
     assert_eq!(stored.body, json!({"stored": 2, "kept": 2}));
+    // A reading returns what was stored at or after its `since`, the
+    // reading's own millisecond included (so nothing stored then is
+    // missed): read in a later millisecond than the store, the next
+    // reading holds only what is stored after.
+    std::thread::sleep(Duration::from_millis(5));
     let read = get(&server, &ann, None);
     assert_eq!(read.status, 200, "{}", read.raw);
     assert_eq!(ids(&read), ["g-1", "g-2"]);
