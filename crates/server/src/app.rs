@@ -64,10 +64,11 @@ pub struct App {
 
 impl App {
     /// The application `config` describes, its rooms kept in `store`
-    /// (`config.addr` is the address bound, its port never 0). Starts the
+    /// (`config.addr` is the address bound, its port never 0), its players
+    /// told of their games through `push`. Starts the
     /// lobby's task: call within the runtime.
     #[must_use]
-    pub fn new(config: &Config, store: Store) -> App {
+    pub fn new(config: &Config, store: Store, push: crate::push::Push) -> App {
         let limits = RoomLimits {
             max_rooms: config.max_rooms,
             rooms_per_address_per_minute: config.rooms_per_address_per_minute,
@@ -75,7 +76,7 @@ impl App {
             idle_room: config.idle_room,
             unplayed_room: config.unplayed_room,
         };
-        let hub = Arc::new(Hub::new(limits, store.clone()));
+        let hub = Arc::new(Hub::new(limits, store.clone(), push));
         App {
             site: Site::new(config),
             players: Players::new(store),

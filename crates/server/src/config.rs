@@ -70,6 +70,12 @@ pub struct Config {
     /// burst of at least ten): enough for a household or a classroom behind
     /// one address, too few to fill the database with names.
     pub signups_per_minute: u32,
+    /// The contact push services are given with each notice (the VAPID
+    /// `sub` claim: a `mailto:` or `https:` URL); Apple's asks for one.
+    pub push_contact: Option<String>,
+    /// Whether push subscriptions may name `http://127.0.0.1` endpoints
+    /// (the tests' own push service); never on a public server.
+    pub push_to_loopback: bool,
 }
 
 impl Default for Config {
@@ -99,6 +105,8 @@ impl Default for Config {
             messages_per_address: 100,
             signups_per_minute: 6,
             joins_per_address: 10,
+            push_contact: None,
+            push_to_loopback: false,
         }
     }
 }
@@ -156,6 +164,10 @@ usage: uttt-server [options]
                                 (default uttt-server.sqlite3 next to this binary)
   --new-db                      begin with no rooms if the database a server used before is
                                 missing (without it the server refuses to start)
+  --push-contact URL            the operator's contact given to push services with each
+                                notification (mailto:... or https://...; Apple's asks for one)
+  --push-to-loopback            let push subscriptions name http://127.0.0.1 endpoints (tests
+                                only: a public server pushes only to https push services)
 ";
 
 impl Config {
@@ -217,6 +229,16 @@ impl Config {
                 }
                 "--db" => config.db = PathBuf::from(value("a file")?),
                 "--new-db" => config.new_db = true,
+                "--push-contact" => {
+                    let contact = value("a mailto: or https: URL")?;
+                    if !contact.starts_with("mailto:") && !contact.starts_with("https://") {
+                        return Err(format!(
+                            "--push-contact: `{contact}` is not a mailto: or https: URL"
+                        ));
+                    }
+                    config.push_contact = Some(contact);
+                }
+                "--push-to-loopback" => config.push_to_loopback = true,
                 "--messages-per-address" => {
                     let n = count(flag, &value("a number")?)?;
                     config.messages_per_address = u32::try_from(n).unwrap_or(u32::MAX);
@@ -384,6 +406,7 @@ mod tests {
             &["--host"],
             &["--trusted-proxy", "proxy.example"],
             &["--trusted-proxy", "10.0.0.0/8"],
+            &["--push-contact", "admin@example.org"],
             &["--bogus"],
         ] {
             assert!(parse(bad).is_err(), "{bad:?}");

@@ -29,6 +29,7 @@ use crate::chat::{channel_of, store_report, Chat, Report, Said};
 use crate::clock::{epoch_ms, now_ms};
 use crate::pace::Pace;
 use crate::players::Player;
+use crate::push::{self, Push};
 use crate::room::{Room, Snapshot};
 use crate::stakes;
 use crate::store::Store;
@@ -166,6 +167,7 @@ pub struct Hub {
     created: Mutex<HashMap<IpAddr, (Instant, u32)>>,
     limits: RoomLimits,
     next_conn: AtomicU64,
+    push: Push,
 }
 
 /// A fair coin from the operating system (a fixed side should it fail,
@@ -230,16 +232,24 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Hub {
-    /// A hub with no room in memory yet, over `store`.
+    /// A hub with no room in memory yet, over `store`, telling the
+    /// players of their games through `push`.
     #[must_use]
-    pub fn new(limits: RoomLimits, store: Store) -> Hub {
+    pub fn new(limits: RoomLimits, store: Store, push: Push) -> Hub {
         Hub {
             rooms: Mutex::new(HashMap::new()),
             store,
             created: Mutex::new(HashMap::new()),
             limits,
             next_conn: AtomicU64::new(1),
+            push,
         }
+    }
+
+    /// Where the players' notices go.
+    #[must_use]
+    pub fn push(&self) -> &Push {
+        &self.push
     }
 
     /// A number for a new connection.
@@ -300,6 +310,33 @@ impl Hub {
             }
         }
         woken
+    }
+
+    /// Reminds the side to move of each stored correspondence game whose
+    /// move's days are running out (see `push::remind_at`), once a move, a
+    /// hundred games at most a call; returns how many were reminded.
+    pub async fn remind(&self) -> usize {
+        let due = match self.store.due_reminders(epoch_ms(), 100).await {
+            Ok(due) => due,
+            Err(e) => {
+                eprintln!("uttt-server: reminders cannot be read: {e}");
+                return 0;
+            }
+        };
+        let mut reminded = 0;
+        for snapshot in due {
+            let Some(deadline) = snapshot.deadline else {
+                continue;
+            };
+            if let Some(notice) = push::reminder(&snapshot) {
+                self.push.tell(notice);
+                reminded += 1;
+            }
+            if let Err(e) = self.store.reminded(snapshot.code, deadline).await {
+                eprintln!("uttt-server: {e}");
+            }
+        }
+        reminded
     }
 
     /// Player `player`'s games in play, as stored (every change is stored
@@ -841,6 +878,9 @@ async fn persist(hub: &Hub, room: &Room, saved: &mut Snapshot) -> Result<(), Ref
         .save(now.clone())
         .await
         .map_err(|e| store_failed(&e))?;
+    for notice in push::of_change(saved, &now) {
+        hub.push.tell(notice);
+    }
     *saved = now;
     Ok(())
 }
@@ -1154,6 +1194,7 @@ mod tests {
         Arc::new(Hub::new(
             limits,
             Store::open(&dir.join("rooms.sqlite3"), false).unwrap(),
+            Push::off(),
         ))
     }
 

@@ -30,6 +30,7 @@ pub mod network;
 pub mod pace;
 pub mod players;
 pub mod playing;
+pub mod push;
 pub mod qr;
 pub mod rating;
 pub mod room;
@@ -54,13 +55,15 @@ const STOP_WITHIN: Duration = Duration::from_secs(10);
 /// out of its days (a minute late at most, in games of days a move).
 const OVERDUE_EVERY: Duration = Duration::from_secs(60);
 
-/// Ends on time, for as long as the server runs, the correspondence games
-/// not in memory whose side to move has run out of days.
+/// For as long as the server runs: ends on time the correspondence games
+/// not in memory whose side to move has run out of days, and reminds
+/// those whose days are running out.
 async fn watch_overdue(hub: Arc<hub::Hub>) {
     let mut every = tokio::time::interval(OVERDUE_EVERY);
     loop {
         every.tick().await;
         hub.wake_overdue().await;
+        hub.remind().await;
     }
 }
 
@@ -83,7 +86,13 @@ pub async fn run(mut config: Config, stop: impl Future<Output = ()>) -> Result<(
     // The port picked for port 0 is the one requests name.
     config.addr = addr;
     let store = store::Store::open(&config.db, config.new_db)?;
-    let app = Arc::new(app::App::new(&config, store));
+    let push = push::Push::start(
+        store.clone(),
+        config.push_contact.clone(),
+        config.push_to_loopback,
+    )
+    .await?;
+    let app = Arc::new(app::App::new(&config, store, push));
     let restored = app.hub.restore_unfinished().await?;
     if restored > 0 {
         println!(

@@ -158,6 +158,7 @@ pub struct Lobby {
     queue: mpsc::Sender<LobbyCommand>,
     counts: Arc<Mutex<Counts>>,
     challenges: Arc<Mutex<Arc<Vec<Listed>>>>,
+    push: crate::push::Push,
 }
 
 impl Lobby {
@@ -167,6 +168,7 @@ impl Lobby {
         let (queue, commands) = mpsc::channel(QUEUE);
         let counts = Arc::new(Mutex::new(Vec::new()));
         let challenges = Arc::new(Mutex::new(Arc::new(Vec::new())));
+        let push = hub.push().clone();
         let starter = Starter {
             hub,
             lobby: queue.downgrade(),
@@ -180,6 +182,7 @@ impl Lobby {
             queue,
             counts,
             challenges,
+            push,
         }
     }
 
@@ -214,10 +217,21 @@ impl Lobby {
     ///
     /// # Errors
     /// `too-many-challenges`, or `server-full`.
+    /// Its addressee, if any, is told (`push`).
     pub async fn challenge(&self, offer: Offer) -> Result<String, Refusal> {
+        let told = offer.to.as_ref().map(|(to, _)| {
+            let from = offer.challenger.player.as_ref().map(|p| p.name.clone());
+            (*to, from, offer.options)
+        });
         let (reply, answer) = oneshot::channel();
-        self.ask(LobbyCommand::Challenge(Box::new(offer), reply), answer)
-            .await
+        let id = self
+            .ask(LobbyCommand::Challenge(Box::new(offer), reply), answer)
+            .await?;
+        if let Some((to, from, options)) = told {
+            let notice = crate::push::challenge(to, from.as_deref(), &options, &id, MAX_WAIT);
+            self.push.tell(notice);
+        }
+        Ok(id)
     }
 
     /// Accepts challenge `id` for `seeker`: the room comes on its channel.

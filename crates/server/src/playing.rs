@@ -92,10 +92,12 @@ pub struct Skip {
 /// `POST /test/clock` `{"skipMs"}` (the failpoints build only, for the
 /// tests): moves the server's clocks forward, then ends the stored
 /// correspondence games that ran out of days as the watch does each
-/// minute; answers `{"woken"}`, how many games were read back for it.
+/// minute, and reminds those whose days are running out; answers
+/// `{"woken", "reminded"}`, how many games were read back or reminded.
 #[cfg(feature = "failpoints")]
 pub async fn post_test_clock(State(app): State<Arc<App>>, Json(skip): Json<Skip>) -> Response {
     crate::clock::skip(skip.skip_ms);
     let woken = app.hub.wake_overdue().await;
-    Json(json!({ "woken": woken })).into_response()
+    let reminded = app.hub.remind().await;
+    Json(json!({ "woken": woken, "reminded": reminded })).into_response()
 }

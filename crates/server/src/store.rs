@@ -89,6 +89,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../migrations/06-correspondence.sql")),
         M::up(include_str!("../migrations/07-chat-reports.sql")),
         M::up(include_str!("../migrations/08-watch.sql")),
+        M::up(include_str!("../migrations/09-push.sql")),
     ])
 }
 
@@ -245,6 +246,39 @@ impl Store {
             "deadline_ms <= ?1 AND result IS NULL ORDER BY deadline_ms LIMIT ?2",
             (ms_to_sql(now), limit),
         )
+        .await
+    }
+
+    /// The stored correspondence games in play whose side to move is due a
+    /// reminder by `now` (ms since the epoch) and has not had it for this
+    /// move, `limit` at most, the most pressing first.
+    ///
+    /// # Errors
+    /// When the database cannot be read.
+    pub async fn due_reminders(&self, now: u64, limit: u32) -> Result<Vec<Snapshot>, String> {
+        self.rooms_where(
+            "remind_ms <= ?1 AND result IS NULL AND deadline_ms > ?1
+             AND reminded_ms IS NOT deadline_ms ORDER BY remind_ms LIMIT ?2",
+            (ms_to_sql(now), limit),
+        )
+        .await
+    }
+
+    /// Notes that room `code`'s side to move was reminded before
+    /// `deadline` (ms since the epoch).
+    ///
+    /// # Errors
+    /// When the database refused it.
+    pub async fn reminded(&self, code: String, deadline: u64) -> Result<(), String> {
+        self.write(move |connection| {
+            connection
+                .execute(
+                    "UPDATE rooms SET reminded_ms = ?2 WHERE code = ?1",
+                    rusqlite::params![code, ms_to_sql(deadline)],
+                )
+                .map(drop)
+                .map_err(|e| format!("cannot note the reminder: {e}"))
+        })
         .await
     }
 
@@ -459,12 +493,12 @@ fn save_all(connection: &Connection, snapshots: &[&Snapshot]) -> rusqlite::Resul
         let mut insert = transaction.prepare_cached(
             "INSERT INTO rooms (code, options, token0, token1, game_number, x_seat, record,
                 clock_x, clock_o, result, draw_offer, rematch, updated_ms, player0, player1,
-                deadline_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+                deadline_ms, remind_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
              ON CONFLICT (code) DO UPDATE SET options = ?2, token0 = ?3, token1 = ?4,
                 game_number = ?5, x_seat = ?6, record = ?7, clock_x = ?8, clock_o = ?9,
                 result = ?10, draw_offer = ?11, rematch = ?12, updated_ms = ?13,
-                player0 = ?14, player1 = ?15, deadline_ms = ?16",
+                player0 = ?14, player1 = ?15, deadline_ms = ?16, remind_ms = ?17",
         )?;
         for s in snapshots {
             let [clock_x, clock_o] = s
@@ -487,6 +521,7 @@ fn save_all(connection: &Connection, snapshots: &[&Snapshot]) -> rusqlite::Resul
                 s.players[0].as_ref().map(|p| p.id),
                 s.players[1].as_ref().map(|p| p.id),
                 s.deadline.map(ms_to_sql),
+                crate::push::remind_at(s).map(ms_to_sql),
             ])?;
             // The archive holds a game's end exactly when the saved room
             // says the game ended: archived and rated with the save that

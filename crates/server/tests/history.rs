@@ -304,6 +304,9 @@ fn a_database_of_the_version_before_takes_attached_games() {
             "DROP TABLE attached_games; DROP TABLE chat_reports; DROP INDEX rooms_deadline; DROP INDEX rooms_player0;
              DROP INDEX rooms_player1; ALTER TABLE rooms DROP COLUMN deadline_ms;
              ALTER TABLE players DROP COLUMN hide_games; DROP INDEX games_ended;
+             DROP TABLE push_subscriptions; DROP TABLE push_key; DROP INDEX rooms_remind;
+             ALTER TABLE players DROP COLUMN push_kinds; ALTER TABLE rooms DROP COLUMN remind_ms;
+             ALTER TABLE rooms DROP COLUMN reminded_ms;
              PRAGMA user_version = 4;",
         )
         .unwrap();
@@ -342,5 +345,5 @@ fn a_database_of_the_version_before_takes_attached_games() {
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .unwrap()
     };
-    assert_eq!(version, 8);
+    assert_eq!(version, 9);
 }

@@ -16,6 +16,9 @@ mod lobby;
 mod online;
 mod places;
 mod players;
+// Days pass only through the failpoints build's clock.
+#[cfg(feature = "failpoints")]
+mod push;
 mod signin;
 // Its store stalls only through the fail points.
 #[cfg(feature = "failpoints")]

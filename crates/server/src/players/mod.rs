@@ -178,6 +178,13 @@ impl Players {
         }
     }
 
+    /// The store the players are kept in (for the parts of the server
+    /// that keep their own rows of a player: `push/`).
+    #[must_use]
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
     /// Hears of every session that ends from now on.
     #[must_use]
     pub fn ended(&self) -> broadcast::Receiver<Ended> {
