@@ -87,3 +87,130 @@ self.addEventListener('fetch', (event) => {
   if (new URL(request.url).pathname.includes('/api/')) return;
   event.respondWith(DEV ? networkFirst(request) : cacheFirst(request));
 });
+
+// ---- Notifications (www/notify.js; docs/api.md, "Notifications") ----
+// The server's notices come as JSON ({kind, room, opponent, ...}); the
+// words are the page's, in its language, given by the page (PUSH_TEXTS)
+// and kept in a cache of their own; English until a page gave them.
+// While a page of the site is in view, it is handed the notice instead
+// and shows it in place.
+
+const TEXTS_CACHE = 'push-texts';
+const TEXTS_URL = 'push-texts.json';
+const ENGLISH = {
+  yourMove: 'Your move',
+  yourMoveBody: 'against {name} ({timing})',
+  reminder: 'Your time is running out',
+  reminderBody: 'against {name}: {hours} h left to move',
+  gameOver: 'Game over',
+  win: 'You won against {name}',
+  loss: 'You lost against {name}',
+  draw: 'Draw against {name}',
+  challenge: 'Challenge from {name}',
+  challengeBody: '{game}, {timing}',
+  days: '{days} d a move',
+  clock: '{minutes}+{seconds}',
+  untimed: 'no clock',
+  ultimate: 'Ultimate',
+  classic: 'Classic',
+  someone: 'a guest',
+};
+
+async function keepTexts(texts) {
+  const cache = await caches.open(TEXTS_CACHE);
+  await cache.put(url(TEXTS_URL), new Response(JSON.stringify(texts), { headers: { 'Content-Type': 'application/json' } }));
+}
+
+async function readTexts() {
+  try {
+    const hit = await (await caches.open(TEXTS_CACHE)).match(url(TEXTS_URL));
+    return { ...ENGLISH, ...(hit ? await hit.json() : {}) };
+  } catch {
+    return ENGLISH;
+  }
+}
+
+function fill(template, values) {
+  return String(template).replace(/\{(\w+)\}/g, (all, key) => (key in values ? String(values[key]) : all));
+}
+
+/** The timing of a game's options, in words. */
+function timing(options, texts) {
+  if (options?.days) return fill(texts.days, { days: options.days });
+  if (options?.clock) return fill(texts.clock, { minutes: options.clock.initial / 60, seconds: options.clock.increment });
+  return texts.untimed;
+}
+
+/** A notice's title, body and the page it opens. */
+function words(notice, texts) {
+  const name = notice.opponent ?? notice.from ?? texts.someone;
+  const room = typeof notice.room === 'string' ? `./?room=${encodeURIComponent(notice.room)}` : './#/play';
+  switch (notice.kind) {
+    case 'yourMove':
+      return { title: texts.yourMove, body: fill(texts.yourMoveBody, { name, timing: timing(notice.options, texts) }), open: room };
+    case 'reminder': {
+      const hours = Math.max(0, Math.floor(((notice.deadline ?? Date.now()) - Date.now()) / 3_600_000));
+      return { title: texts.reminder, body: fill(texts.reminderBody, { name, hours }), open: room };
+    }
+    case 'gameOver':
+      return { title: texts.gameOver, body: fill(texts[notice.outcome] ?? texts.draw, { name }), open: room };
+    case 'challenge': {
+      const game = notice.options?.kind === 'classic' ? texts.classic : texts.ultimate;
+      return { title: fill(texts.challenge, { name }), body: fill(texts.challengeBody, { game, timing: timing(notice.options, texts) }), open: './#/play' };
+    }
+    default:
+      return { title: texts.yourMove, body: '', open: './' };
+  }
+}
+
+self.addEventListener('message', (event) => {
+  if (event.data && event.data.type === 'PUSH_TEXTS' && event.data.texts && typeof event.data.texts === 'object') {
+    event.waitUntil(keepTexts(event.data.texts));
+  }
+});
+
+self.addEventListener('push', (event) => {
+  event.waitUntil(
+    (async () => {
+      let notice = null;
+      try {
+        notice = event.data ? event.data.json() : null;
+      } catch {
+        notice = null;
+      }
+      if (!notice || typeof notice.kind !== 'string') notice = { kind: 'unknown' };
+      const windows = await self.clients.matchAll({ type: 'window' });
+      const seen = windows.filter((client) => client.visibilityState === 'visible');
+      if (seen.length > 0) {
+        for (const client of seen) client.postMessage({ type: 'PUSH', notice });
+        return;
+      }
+      const { title, body, open } = words(notice, await readTexts());
+      await self.registration.showNotification(title, {
+        body,
+        tag: notice.room ?? notice.id ?? notice.kind,
+        icon: url('icons/icon-192.png'),
+        data: { open: url(open) },
+      });
+    })(),
+  );
+});
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const open = event.notification.data?.open ?? url('./');
+  event.waitUntil(
+    (async () => {
+      const windows = await self.clients.matchAll({ type: 'window' });
+      // A page of the site is open: it goes there (the room's link joins
+      // the game by the session), rather than a second page.
+      const page = windows[0];
+      if (page) {
+        await page.focus();
+        await page.navigate(open).catch(() => null);
+        return;
+      }
+      await self.clients.openWindow(open);
+    })(),
+  );
+});

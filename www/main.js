@@ -34,6 +34,8 @@ import { initPlayerViews } from './playerviews.js';
 import { initOffers } from './offers.js';
 import { initReturnToGame } from './returngame.js';
 import { createOngoing } from './ongoing.js';
+import { createNotify } from './notify.js';
+import { initPushOffer } from './pushoffer.js';
 import { input } from './dom.js';
 
 /** The question before a game in progress is replaced. */
@@ -133,10 +135,19 @@ async function boot() {
     },
   });
   await nextTask();
-  const online = initOnline(document.getElementById('online-host'), controller, { tabs });
+  const notify = createNotify(controller.account);
+  const online = initOnline(document.getElementById('online-host'), controller, { tabs, notify });
   const ongoing = createOngoing(controller);
+  // A notice that came while this page is in view (the service worker
+  // hands it here): the lists of games say it, and a screen reader hears it.
+  notify.onNotice((notice) => {
+    void ongoing.refresh();
+    const name = notice.opponent ?? notice.from ?? '';
+    if (['yourMove', 'reminder', 'gameOver', 'challenge'].includes(notice.kind)) announcer.announce(t(`push.heard.${notice.kind}`, { name }));
+  });
   initPlayerViews(controller, { openRecord: sharing.openRecord, tabs, focusMoves: moves.focus, online: { ...online, ongoing } });
   initOffers(controller);
+  initPushOffer(controller, notify);
   initReturnToGame(controller, { tabs, ongoing });
   await nextTask();
   initEndCard(controller, { tabs });

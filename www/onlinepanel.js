@@ -81,7 +81,7 @@ export function invitationLink(code, href = window.location.href) {
  * link. Returns Play now (playnow.js's `{node, who, render}`), which the
  * Play view shows, and `home`, where the name's row is while it is closed.
  */
-export function initOnline(host, controller, { tabs }) {
+export function initOnline(host, controller, { tabs, notify }) {
   const kind = select('kind', [['ultimate', 'kind.ultimate'], ['classic', 'kind.classic']]);
   const rules = select('rules', [['standard', 'rules.standard'], ['tiebreak', 'rules.tiebreak']]);
   const colour = select('colour', [['random', 'online.colourRandom'], ['x', 'online.colourX'], ['o', 'online.colourO']]);
@@ -126,7 +126,7 @@ export function initOnline(host, controller, { tabs }) {
   const heading = el('h3', { id: 'online-heading' });
   // Play now is shown in the Play view (playview.js); the tab keeps the
   // player's name while the view is closed, and the way to the view.
-  const playNow = createPlayNow(controller, { account: accountButton(controller.account, controller.historySync) });
+  const playNow = createPlayNow(controller, { account: accountButton(controller.account, controller.historySync, notify) });
   const openPlay = el('a', { class: 'btn primary online-open-play', href: '#/play', 'data-action': 'online-open-play' });
   const mine = el('div', { class: 'online-me' }, playNow.who, openPlay);
   // Why online play cannot happen comes first, where it is seen without scrolling the pane.

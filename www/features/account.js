@@ -15,6 +15,7 @@ import { el } from '../dom.js';
 import { confirmDialog } from '../dialog.js';
 import { Refusal, api, creationOptions, requestOptions, registrationJson, assertionJson } from '../accountapi.js';
 import { historyPart } from '../historypanel.js';
+import { pushPart } from '../pushpanel.js';
 import { createAccount } from '../api.js';
 
 /** The server's error codes the panel says in the player's words; any other is said in general terms. */
@@ -78,12 +79,14 @@ function sayRefusal(error) {
  * it tells `account` (the page's, api.js), the one owner of who is signed
  * in, and draws from it, so the panel and the rest of the page (Play
  * now's `[data-me]`, the game connection) always name the same player.
- * `sync`, when given, is this browser's games kept with the account (historysync.js), its part shown when signed in.
+ * `sync`, when given, is this browser's games kept with the account (historysync.js), its part shown when signed in;
+ * so is `notify`'s, the notifications (notify.js).
  * @param {import('../api.js').Account | null} [account]
  * @param {import('../historysync.js').HistorySync | null} [sync]
+ * @param {import('../notify.js').Notify | null} [notify]
  * @returns {HTMLButtonElement}
  */
-export function accountButton(account = null, sync = null) {
+export function accountButton(account = null, sync = null, notify = null) {
   const open = el('button', { type: 'button', class: 'btn', 'data-action': 'account' });
   // Who is signed in is the page's account's (api.js) alone: the panel
   // tells it what it learns and reads it back.
@@ -142,6 +145,7 @@ export function accountButton(account = null, sync = null) {
   const remove = el('button', { 'data-label': 'account.delete', type: 'button', class: 'btn danger', 'data-action': 'account-delete' });
   const removeHint = el('p', { 'data-label': 'account.deleteHint', class: 'hint' });
   const history = sync && historyPart(sync, (work) => act(work));
+  const push = notify && pushPart(notify, (work) => act(work));
   const signedIn = el(
     'section',
     { class: 'account-part', 'data-account': 'signed-in' },
@@ -151,6 +155,7 @@ export function accountButton(account = null, sync = null) {
     passkeys,
     passwordForm,
     ...(history ? [history.node] : []),
+    ...(push ? [push.node] : []),
     sessionsHeading,
     sessions,
     el('p', { class: 'account-row' }, signOutOthers, signOut),
@@ -219,6 +224,7 @@ export function accountButton(account = null, sync = null) {
       /** @type {HTMLButtonElement} */ (button).disabled = busy;
     }
     history?.render();
+    push?.render();
     withPasskey.hidden = typeof window.PublicKeyCredential !== 'function';
     addPasskey.hidden = typeof window.PublicKeyCredential !== 'function';
   };
@@ -239,7 +245,7 @@ export function accountButton(account = null, sync = null) {
     browsers = [];
     try {
       if (signedInPlayer()) {
-        const [held, listed] = await Promise.all([api('GET', 'me/passkeys'), api('GET', 'me/sessions')]);
+        const [held, listed] = await Promise.all([api('GET', 'me/passkeys'), api('GET', 'me/sessions'), notify?.load()]);
         keys = held?.passkeys ?? [];
         hasPassword = Boolean(held?.password);
         browsers = listed?.sessions ?? [];

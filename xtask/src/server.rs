@@ -90,6 +90,8 @@ pub fn start(bin: &Path, site: &Path, prefix: &str, db: &Path) -> Result<Running
         // Every test's and bench's player comes from 127.0.0.1.
         "--signups-per-minute".into(),
         "600".into(),
+        // The browser tests' push service is their own, on 127.0.0.1.
+        "--push-to-loopback".into(),
     ]);
     start_with(bin, &args)
 }
