@@ -743,7 +743,7 @@ export default {
   'push.classic': 'Classic',
   'push.someone': 'a guest',
   'push.offer': 'Be told when it’s your move, even with this page closed?',
-  'push.offerYes': 'Turn on notifications',
+  'push.offerYes': 'Turn on',
   'push.offerLater': 'Not now',
   'push.heading': 'Notifications',
   'push.hint': 'Your move and the end of your games of days, challenges to you, and a reminder before your time runs out: on this browser, even with the page closed.',
