@@ -59,6 +59,10 @@ const IDLE: Duration = Duration::from_secs(60);
 const SIGNED_OUT: u16 = 4001;
 /// How long one frame may take to go out before the client is dropped.
 const SEND_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a room's frame waits for a pairing under way (its room is
+/// made in milliseconds; a frame sent while merely waiting in a pool is
+/// refused after it).
+const PAIRING_WAIT: Duration = Duration::from_secs(2);
 
 /// `GET /ws`: upgrades to a game connection, for pages of this site only
 /// (a browser always sends `Origin`; other clients may send none).
@@ -254,6 +258,18 @@ async fn connection(
                 }
                 // Every frame spends the allowance, pings and pongs too.
                 let allowed = allowance.take() && me.app.messages.take(me.client);
+                // A room's frame while a pairing is under way: its room
+                // may be made and have said `joined` before this connection
+                // heard of its place, which then comes first.
+                if let Message::Text(text) = &message {
+                    if me.member.is_none() && me.seek.is_some() && needs_room(text.as_str()) {
+                        if let Ok(paired) = tokio::time::timeout(PAIRING_WAIT, pairing(&mut me.seek)).await {
+                            if !me.paired(&mut socket, paired).await {
+                                break;
+                            }
+                        }
+                    }
+                }
                 let answer = match message {
                     // Boxed: handling a frame (creating or joining a
                     // room, asking it) takes more state than waiting does,
@@ -309,28 +325,8 @@ async fn connection(
                 break;
             }
             paired = pairing(&mut me.seek), if me.seek.is_some() => {
-                me.seek = None;
-                let challenge = me.challenge.take();
-                match paired {
-                    Ok(Ok(member)) => me.enter(member),
-                    Ok(Err(frame)) => {
-                        me.seek_ended = true;
-                        if !send(&mut socket, Utf8Bytes::from(write(&frame))).await {
-                            break;
-                        }
-                    }
-                    // The lobby let the seek go (waited its longest, or the
-                    // server is stopping): it ends without a game.
-                    Err(_) => {
-                        me.seek_ended = true;
-                        let frame = match challenge {
-                            Some(id) => ServerMessage::ChallengeEnded { id, reason: ChallengeEnd::Expired },
-                            None => ServerMessage::SeekEnded {},
-                        };
-                        if !send(&mut socket, Utf8Bytes::from(write(&frame))).await {
-                            break;
-                        }
-                    }
+                if !me.paired(&mut socket, paired).await {
+                    break;
                 }
                 if std::mem::take(&mut me.seek_ended) {
                     join_by.as_mut().reset(tokio::time::Instant::now() + me.app.join_within);
@@ -375,6 +371,22 @@ async fn connection(
         )
         .await;
     }
+}
+
+/// Whether `text` is a frame only a room's member may send (a move, a
+/// resignation, a chat line ...).
+fn needs_room(text: &str) -> bool {
+    matches!(
+        read_client(text),
+        Ok(ClientMessage::Move { .. }
+            | ClientMessage::Resign {}
+            | ClientMessage::OfferDraw {}
+            | ClientMessage::DeclineDraw {}
+            | ClientMessage::Rematch {}
+            | ClientMessage::Leave {}
+            | ClientMessage::Chat { .. }
+            | ClientMessage::ReportChat { .. })
+    )
 }
 
 /// The pairing of a seek, once it comes; never without a seek.
@@ -769,6 +781,35 @@ impl Connection {
 
     /// Now in a room: only the room holds the outbox's sender, and the
     /// place among those waiting goes to the next.
+    /// Takes the pairing's answer: its room, or the frame that says why
+    /// there is none (sent to `socket`); false when the socket is gone.
+    async fn paired(
+        &mut self,
+        socket: &mut WebSocket,
+        paired: Result<Pairing, oneshot::error::RecvError>,
+    ) -> bool {
+        self.seek = None;
+        let challenge = self.challenge.take();
+        let frame = match paired {
+            Ok(Ok(member)) => {
+                self.enter(member);
+                return true;
+            }
+            Ok(Err(frame)) => frame,
+            // The lobby let the seek go (waited its longest, or the server
+            // is stopping): it ends without a game.
+            Err(_) => match challenge {
+                Some(id) => ServerMessage::ChallengeEnded {
+                    id,
+                    reason: ChallengeEnd::Expired,
+                },
+                None => ServerMessage::SeekEnded {},
+            },
+        };
+        self.seek_ended = true;
+        send(socket, Utf8Bytes::from(write(&frame))).await
+    }
+
     fn enter(&mut self, member: Membership) {
         self.member = Some(member);
         self.out = None;
