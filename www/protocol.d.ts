@@ -246,7 +246,12 @@ spectators: number,
  * What the game does to each side's rating, when it is rated and
  * both players' ratings are known.
  */
-stakes: Stakes | null, };
+stakes: Stakes | null, 
+/**
+ * The sides whose player is on vacation (a correspondence game): their
+ * clock stands still until then.
+ */
+vacation: Array<Vacation>, };
 export type SideStakes = { 
 /**
  * The rating before the game.
@@ -281,6 +286,15 @@ x: SideStakes,
  * O's.
  */
 o: SideStakes, };
+export type Vacation = { 
+/**
+ * The side.
+ */
+side: Side, 
+/**
+ * When its player's vacation ends (ms since the Unix epoch).
+ */
+until: number, };
 export type Role = "seat0" | "seat1" | "spectator";
 export type ServerMessage = { "type": "joined", 
 /**

@@ -433,7 +433,7 @@ impl Client {
             }
             ServerMessage::State { state, .. } => {
                 self.states += 1;
-                self.state = Some(state);
+                self.state = Some(*state);
                 self.show();
                 return self.bot_turn(socket);
             }

@@ -536,6 +536,21 @@ pub struct RoomState {
     /// both players' ratings are known.
     #[serde(default)]
     pub stakes: Option<Stakes>,
+    /// The sides whose player is on vacation (a correspondence game): their
+    /// clock stands still until then.
+    #[serde(default)]
+    pub vacation: Vec<Vacation>,
+}
+
+/// A side on vacation in a correspondence game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Vacation {
+    /// The side.
+    pub side: Side,
+    /// When its player's vacation ends (ms since the Unix epoch).
+    pub until: u64,
 }
 
 /// What a rated game does to one side's rating (whole rating points).
@@ -630,8 +645,9 @@ pub enum ServerMessage {
     },
     /// The room as it is now, with the server's clock.
     State {
-        /// The room.
-        state: RoomState,
+        /// The room (boxed: it is many times the size of the other
+        /// messages).
+        state: Box<RoomState>,
         /// The server's time in milliseconds since the Unix epoch, when the
         /// state was sent: clients count down from it.
         server_time: u64,
@@ -1041,6 +1057,7 @@ mod tests {
             rematch: vec![],
             spectators: 3,
             stakes: None,
+            vacation: Vec::new(),
         };
         for message in [
             ServerMessage::Joined {
@@ -1049,7 +1066,7 @@ mod tests {
                 token: Some("t".into()),
             },
             ServerMessage::State {
-                state,
+                state: Box::new(state),
                 server_time: 5,
             },
             Refusal::new(ErrorCode::NotYourTurn, "wait").to_message(),

@@ -53,6 +53,7 @@ fn declarations() -> String {
         RoomState::decl(&cfg),
         SideStakes::decl(&cfg),
         Stakes::decl(&cfg),
+        Vacation::decl(&cfg),
         Role::decl(&cfg),
         ServerMessage::decl(&cfg),
     ];
@@ -117,6 +118,7 @@ fn rooms() -> Vec<RoomState> {
                         rematch: Vec::new(),
                         spectators: 0,
                         stakes: None,
+                        vacation: Vec::new(),
                     });
                 }
             }

@@ -50,6 +50,12 @@ impl ApiError {
         }
     }
 
+    /// Its code (the tests read it).
+    #[cfg(test)]
+    pub(crate) fn code(&self) -> &'static str {
+        self.code
+    }
+
     /// The same error, saying to wait `seconds` before asking again.
     pub(crate) fn retry_after(mut self, seconds: u64) -> ApiError {
         self.retry_after = Some(seconds);

@@ -19,7 +19,7 @@ use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::app::App;
 use crate::site::{self, Route};
-use crate::{api, history, playing, push, qr, signin, watch, ws};
+use crate::{api, history, playing, push, qr, signin, vacation, watch, ws};
 
 /// The page's own Content-Security-Policy (its `<meta>` in index.html)
 /// plus what only a header can say: no page may frame the game.
@@ -105,6 +105,12 @@ pub fn router(app: Arc<App>) -> Router {
                 get(watch::get_settings).post(watch::post_settings),
             )
             .route(&format!("{base}api/push/key"), get(push::get_key))
+            .route(
+                &format!("{base}api/me/vacation"),
+                get(vacation::get_vacation)
+                    .post(vacation::post_vacation)
+                    .delete(vacation::delete_vacation),
+            )
             .route(
                 &format!("{base}api/me/push"),
                 get(push::get_settings).post(push::post_settings),

@@ -127,6 +127,16 @@ pub enum Command {
     /// which a suspended machine does not count, nor a step of the wall
     /// clock).
     Wake,
+    /// Player `player` is on vacation until `until` (none: back from it;
+    /// see [`Room::set_vacation`]).
+    Vacation {
+        /// The player.
+        player: i64,
+        /// When their vacation ends.
+        until: Option<u64>,
+        /// Done (stored and told), or why not.
+        reply: oneshot::Sender<Result<(), Refusal>>,
+    },
     /// Makes the room's task panic: the tests of what one room's failure
     /// does to the others.
     #[cfg(test)]
@@ -337,6 +347,49 @@ impl Hub {
             }
         }
         reminded
+    }
+
+    /// Tells each correspondence game in play of player `player` that they
+    /// are on vacation until `until` (none: back from it), reading back the
+    /// rooms not in memory, and returns once each has stored it; returns
+    /// how many were told. A room that cannot be reached or store it is
+    /// said in the log (its clock runs as it did).
+    pub async fn set_vacation(self: &Arc<Hub>, player: i64, until: Option<u64>) -> usize {
+        // Only correspondence games are listed whatever their last change.
+        let games = match self.store.playing(player, u64::MAX, MAX_PLAYING).await {
+            Ok(games) => games,
+            Err(e) => {
+                eprintln!("uttt-server: a vacation's games cannot be read: {e}");
+                return 0;
+            }
+        };
+        let mut told = 0;
+        for snapshot in games.into_iter().filter(|s| s.options.days.is_some()) {
+            let code = snapshot.code.clone();
+            let queue = match self.revive(snapshot) {
+                Ok(queue) => queue,
+                Err(e) => {
+                    eprintln!("uttt-server: room {code} is not told of a vacation: {e}");
+                    continue;
+                }
+            };
+            let (reply, answer) = oneshot::channel();
+            let command = Command::Vacation {
+                player,
+                until,
+                reply,
+            };
+            match ask(&queue, command, answer).await {
+                Ok(Ok(())) => told += 1,
+                Ok(Err(e)) | Err(e) => {
+                    eprintln!(
+                        "uttt-server: room {code} is not told of a vacation: {}",
+                        e.message
+                    );
+                }
+            }
+        }
+        told
     }
 
     /// Player `player`'s games in play, as stored (every change is stored
@@ -788,7 +841,8 @@ async fn room_task(
             }
             Command::Act { reply, .. }
             | Command::Chat { reply, .. }
-            | Command::ReportChat { reply, .. } => {
+            | Command::ReportChat { reply, .. }
+            | Command::Vacation { reply, .. } => {
                 let _ = reply.send(Err(gone()));
             }
             Command::Gone { .. } | Command::Wake => {}
@@ -1032,6 +1086,28 @@ async fn handle(
         },
         // Settled before it was handled.
         Command::Wake => Tell::Nobody,
+        Command::Vacation {
+            player,
+            until,
+            reply,
+        } => {
+            if !room.set_vacation(player, until, now) {
+                let _ = reply.send(Ok(()));
+                return Tell::Nobody;
+            }
+            match persist(hub, room, saved).await {
+                Ok(()) => {
+                    let _ = reply.send(Ok(()));
+                    Tell::Everyone
+                }
+                Err(refused) => {
+                    // Not stored: the room goes on as it was.
+                    *room = before;
+                    let _ = reply.send(Err(refused));
+                    Tell::Nobody
+                }
+            }
+        }
         Command::Chat {
             conn,
             name,
@@ -1094,7 +1170,7 @@ async fn take_back(hub: &Hub, room: &mut Room, saved: &mut Snapshot, before: Roo
 fn tell_one(room: &mut Room, members: &mut Members, conn: u64) {
     let now = clock_of(&room.options);
     let state = frame(&ServerMessage::State {
-        state: room.state(now),
+        state: Box::new(room.state(now)),
         server_time: epoch_ms(),
     });
     let sent = members
@@ -1141,7 +1217,7 @@ fn broadcast(room: &mut Room, members: &mut Members) {
     loop {
         let now = clock_of(&room.options);
         let state = frame(&ServerMessage::State {
-            state: room.state(now),
+            state: Box::new(room.state(now)),
             server_time: epoch_ms(),
         });
         let slow: Vec<u64> = members

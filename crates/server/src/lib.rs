@@ -38,6 +38,7 @@ pub mod signin;
 pub mod site;
 pub mod stakes;
 pub mod store;
+pub mod vacation;
 pub mod watch;
 pub mod ws;
 

@@ -7,7 +7,7 @@
 use uttt_core::Outcome;
 use uttt_protocol::{
     ClientMessage, ClockState, ColourChoice, EndReason, ErrorCode, GameResult, Presence, Refusal,
-    Role, RoomOptions, RoomState, Side, Stakes,
+    Role, RoomOptions, RoomState, Side, Stakes, Vacation,
 };
 
 use crate::game::{side, OnlineGame};
@@ -28,6 +28,9 @@ pub struct Seat {
     connections: u32,
     /// Since when nobody has held it, while nobody does.
     away_since: Option<u64>,
+    /// When its player's vacation ends, while they are on one (a
+    /// correspondence game's clock of theirs stands still till then).
+    vacation: Option<u64>,
 }
 
 /// The two clocks of a game with a clock: a live clock, or days per move.
@@ -128,6 +131,7 @@ impl Room {
                     player: None,
                     connections: 1,
                     away_since: None,
+                    vacation: None,
                 }),
                 None,
             ],
@@ -239,12 +243,11 @@ impl Room {
                 player: None,
                 connections: 1,
                 away_since: None,
+                vacation: None,
             });
             // Both seats taken: the first game's clock starts, and the
             // creator, if away, has the grace period from now.
-            if let Some(clock) = self.clock.as_mut() {
-                clock.since = Some(now);
-            }
+            self.start_clock(now);
             self.restart_absences(now);
             return Ok((Role::Seat1, Some(new_token)));
         }
@@ -285,8 +288,62 @@ impl Room {
         let running = self.running();
         if let (Some(side), Some(clock)) = (running, self.clock.as_mut()) {
             clock.left[index(side)] = clock.left_at(side, running, now);
-            clock.since = Some(now);
+            // A clock standing still for a vacation stays so.
+            clock.since = Some(clock.since.map_or(now, |since| since.max(now)));
         }
+    }
+
+    /// When the side to move's clock runs from, starting `now`: the end of
+    /// its player's vacation while they are on one (a correspondence game;
+    /// see [`Room::set_vacation`]).
+    fn runs_from(&self, now: u64) -> u64 {
+        let seat = self.running().map(|side| {
+            if side == Side::X {
+                self.x_seat
+            } else {
+                self.x_seat ^ 1
+            }
+        });
+        seat.and_then(|s| self.seats[usize::from(s)].as_ref()?.vacation)
+            .filter(|&until| until > now && self.by_days())
+            .unwrap_or(now)
+    }
+
+    /// Starts the side to move's clock at `now` (or at the end of its
+    /// player's vacation).
+    fn start_clock(&mut self, now: u64) {
+        let from = self.runs_from(now);
+        if let Some(clock) = self.clock.as_mut() {
+            clock.since = Some(from);
+        }
+    }
+
+    /// Player `player` is on vacation until `until` (none, or a time past:
+    /// back from it): in a correspondence game in play their clock stands
+    /// still till then, and runs on from their return. Returns whether
+    /// anything changed.
+    pub fn set_vacation(&mut self, player: i64, until: Option<u64>, now: u64) -> bool {
+        if !self.by_days() {
+            return false;
+        }
+        let until = until.filter(|&until| until > now);
+        let mut changed = false;
+        for seat in self.seats.iter_mut().flatten() {
+            if seat.player.as_ref().is_some_and(|p| p.id == player) && seat.vacation != until {
+                seat.vacation = until;
+                changed = true;
+            }
+        }
+        if changed && self.running().is_some() {
+            // The time run so far is charged; the clock runs on from the
+            // vacation's end, or from now.
+            let running = self.running();
+            if let (Some(side), Some(clock)) = (running, self.clock.as_mut()) {
+                clock.left[index(side)] = clock.left_at(side, running, now);
+            }
+            self.start_clock(now);
+        }
+        changed
     }
 
     /// A connection in `role` has gone.
@@ -499,8 +556,8 @@ impl Room {
             let spent = now.saturating_sub(clock.since.unwrap_or(now));
             let left = clock.left[index(me)].saturating_sub(spent);
             clock.left[index(me)] = clock.per_move.unwrap_or(left + clock.increment);
-            clock.since = Some(now);
         }
+        self.start_clock(now);
         self.draw_offer = None;
         if let Some(outcome) = self.game.outcome() {
             let (winner, reason) = match outcome {
@@ -525,9 +582,7 @@ impl Room {
             self.x_seat ^= 1;
             self.game = OnlineGame::new(self.options.kind, self.options.rules);
             self.clock = new_clock(&self.options);
-            if let Some(clock) = self.clock.as_mut() {
-                clock.since = Some(now);
-            }
+            self.start_clock(now);
             self.restart_absences(now);
             self.result = None;
             self.draw_offer = None;
@@ -563,6 +618,9 @@ impl Room {
                 .map(|p| p.name.clone())
         };
         let running = self.running();
+        // A clock standing still for a vacation is not counted down.
+        let counting =
+            running.filter(|_| self.clock.and_then(|c| c.since).is_none_or(|s| s <= now));
         RoomState {
             room: self.code.clone(),
             options: self.options,
@@ -577,7 +635,7 @@ impl Room {
             clock: self.clock.map(|c| ClockState {
                 x_ms: c.left_at(Side::X, running, now),
                 o_ms: c.left_at(Side::O, running, now),
-                running,
+                running: counting,
             }),
             result: self.result,
             draw_offer: self.draw_offer,
@@ -588,6 +646,15 @@ impl Room {
                 .collect(),
             spectators: self.spectators,
             stakes: self.stakes,
+            vacation: (0..2u8)
+                .filter_map(|seat| {
+                    let until = self.seats[usize::from(seat)].as_ref()?.vacation?;
+                    (until > now && self.by_days()).then(|| Vacation {
+                        side: self.side_of(seat),
+                        until,
+                    })
+                })
+                .collect(),
         }
     }
 }
@@ -622,6 +689,9 @@ pub struct Snapshot {
     pub draw_offer: Option<Side>,
     /// Which seats asked for a rematch.
     pub rematch: [bool; 2],
+    /// When each seat's player's vacation ends, while on one (see
+    /// [`Room::set_vacation`]).
+    pub vacation: [Option<u64>; 2],
 }
 
 impl Snapshot {
@@ -660,6 +730,7 @@ impl Room {
             result: self.result,
             draw_offer: self.draw_offer,
             rematch: self.rematch,
+            vacation: [0, 1].map(|i| self.seats[i].as_ref().and_then(|s| s.vacation)),
         }
     }
 
@@ -686,20 +757,22 @@ impl Room {
         if game.record() != snapshot.record || snapshot.x_seat > 1 {
             return Err(format!("room {} is stored inconsistently", snapshot.code));
         }
-        let seat = |token: Option<String>, player: Option<Player>| {
+        let seat = |token: Option<String>, player: Option<Player>, vacation: Option<u64>| {
             token.map(|token| Seat {
                 token,
                 player,
                 connections: 0,
                 away_since: Some(now),
+                vacation,
             })
         };
         let [t0, t1] = snapshot.tokens;
         let [p0, p1] = snapshot.players;
+        let [v0, v1] = snapshot.vacation;
         let mut room = Room {
             code: snapshot.code,
             options: snapshot.options,
-            seats: [seat(t0, p0), seat(t1, p1)],
+            seats: [seat(t0, p0, v0), seat(t1, p1, v1)],
             game_number: snapshot.game_number,
             x_seat: snapshot.x_seat,
             game,
@@ -716,10 +789,12 @@ impl Room {
         }
         if let Some(side) = room.running() {
             let by_days = room.by_days();
+            // A correspondence clock standing still for a vacation runs from its end.
+            let from = room.runs_from(now);
             if let Some(clock) = room.clock.as_mut() {
-                clock.since = Some(now);
+                clock.since = Some(from);
                 if let (true, Some(deadline)) = (by_days, snapshot.deadline) {
-                    clock.left[index(side)] = deadline.saturating_sub(now);
+                    clock.left[index(side)] = deadline.saturating_sub(from);
                 }
             }
         }
@@ -1046,6 +1121,52 @@ mod tests {
             })
         );
         assert_eq!(room.snapshot().deadline, None);
+    }
+
+    #[test]
+    fn a_vacation_holds_the_players_correspondence_clock_till_its_end() {
+        let mut room = by_days(1);
+        for (seat, id) in [(0, 1), (1, 2)] {
+            room.seats[seat].as_mut().unwrap().player = Some(Player {
+                id,
+                name: format!("p{id}"),
+            });
+        }
+        // X (player 1), to move, goes away for three days after six hours.
+        let start = 1000 + 6 * 3_600_000;
+        let until = start + 3 * DAY_MS;
+        assert!(room.set_vacation(1, Some(until), start));
+        let state = room.state(start + DAY_MS);
+        let clock = state.clock.unwrap();
+        assert_eq!((clock.x_ms, clock.running), (18 * 3_600_000, None));
+        assert_eq!(
+            state.vacation,
+            [Vacation {
+                side: Side::X,
+                until
+            }]
+        );
+        assert_eq!(room.snapshot().deadline, Some(until + 18 * 3_600_000));
+        assert!(!room.settle(until));
+        // Read back from the store, the clock still stands.
+        let back = Room::restore(room.snapshot(), GRACE_MS, start + DAY_MS).unwrap();
+        assert_eq!(back.snapshot().deadline, Some(until + 18 * 3_600_000));
+        // X moves during it; O's day runs as usual.
+        room.act(0, &mv(0, 4), start + DAY_MS).unwrap();
+        assert_eq!(room.next_deadline(), Some(start + 2 * DAY_MS));
+        // O moves: X's new day starts when the vacation ends.
+        room.act(1, &mv(1, 0), start + 2 * DAY_MS - 5).unwrap();
+        assert_eq!(room.snapshot().deadline, Some(until + DAY_MS));
+        // Back early: the day runs from the return.
+        let back_at = start + 2 * DAY_MS;
+        assert!(room.set_vacation(1, None, back_at));
+        assert_eq!(room.snapshot().deadline, Some(back_at + DAY_MS));
+        assert!(room.state(back_at).vacation.is_empty());
+        assert!(!room.set_vacation(1, None, back_at), "nothing changed");
+        // A live game has no vacations.
+        let mut live = Room::new("l".into(), options(Some((60, 0))), "t0".into(), false);
+        live.join(None, None, "t1".into(), 1000).unwrap();
+        assert!(!live.set_vacation(1, Some(until), start));
     }
 
     #[test]

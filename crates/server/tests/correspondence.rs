@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use crate::support::api::{call, json, player, Who};
+use crate::support::api::{call, json, new_player, player, Who};
 use crate::support::client::{mv, Client};
 use crate::support::{fresh_db, players_server, Server};
 use uttt_protocol::{
@@ -234,4 +234,121 @@ fn days_per_move_are_checked_and_offered_by_play_now() {
     assert_eq!(state.options.days, Some(3));
     let x_ms = state.clock.unwrap().x_ms;
     assert!(x_ms > 3 * DAY_MS - 60_000 && x_ms <= 3 * DAY_MS, "{x_ms}");
+}
+
+/// `METHOD /api/me/vacation` as the page of `who`.
+fn vacation(server: &Server, method: &str, who: &Who, body: &str) -> crate::support::api::Reply {
+    call(server, method, "/api/me/vacation", who, body)
+}
+
+#[test]
+fn a_vacation_holds_a_players_days_and_gives_back_the_unused_ones() {
+    let server = server();
+    let (ann, _, _) = new_player(&server);
+    let (bob, bob_name, bob_csrf) = new_player(&server);
+    let page = Who::page(&bob, &bob_csrf);
+    let mut a = Client::connect_as(server.addr, Some(&ann));
+    a.send(&ClientMessage::Challenge {
+        options: ultimate_by_days(1),
+        to: Some(bob_name),
+    });
+    let id = a.until("challenging", |m| match m {
+        ServerMessage::Challenging { id } => Some(id.clone()),
+        _ => None,
+    });
+    let mut b = Client::connect_as(server.addr, Some(&bob));
+    b.send(&ClientMessage::AcceptChallenge { id });
+    let (code, _, _) = joined(&mut a);
+    joined(&mut b);
+    a.send(&mv(0, 4, 4));
+    b.state(|s| s.to_move == Side::O);
+
+    // Bob, to move, leaves for three days: his clock stands still, and
+    // both players see it.
+    let away = vacation(&server, "POST", &page, r#"{"days": 3}"#);
+    assert_eq!(away.status, 200, "{}", away.raw);
+    assert_eq!(away.body["daysLeft"], 11);
+    let until = away.body["until"].as_u64().unwrap();
+    let state = a.state(|s| !s.vacation.is_empty());
+    assert_eq!(
+        (state.vacation[0].side, state.vacation[0].until),
+        (Side::O, until)
+    );
+    assert_eq!(state.clock.unwrap().running, None);
+    // Refused: a second one, or a bad length.
+    assert_eq!(
+        vacation(&server, "POST", &page, r#"{"days": 1}"#).error(),
+        "on-vacation"
+    );
+    drop(a);
+    drop(b);
+    put_away(&server, &code);
+
+    // Two days pass: nothing is lost.
+    let skip = |ms: u64| {
+        let reply = call(
+            &server,
+            "POST",
+            "/test/clock",
+            &Who::default(),
+            &format!("{{\"skipMs\":{ms}}}"),
+        );
+        assert_eq!(reply.status, 200, "{}", reply.raw);
+        reply.body["woken"].as_u64().unwrap()
+    };
+    assert_eq!(skip(2 * DAY_MS + 3_600_000), 0);
+    let held = playing(&server, &bob)[0]["deadline"].as_u64().unwrap();
+    assert!(held > until + DAY_MS - 60_000, "{held} {until}");
+
+    // Back early (no whole day unused): his day runs from now.
+    let back = vacation(&server, "DELETE", &page, "");
+    assert_eq!(back.status, 200, "{}", back.raw);
+    assert_eq!(
+        (back.body["daysLeft"].clone(), back.body["until"].clone()),
+        (serde_json::json!(11), serde_json::Value::Null)
+    );
+    assert_eq!(
+        vacation(&server, "DELETE", &page, "").error(),
+        "not-on-vacation"
+    );
+    let deadline = playing(&server, &bob)[0]["deadline"].as_u64().unwrap();
+    assert!(
+        deadline + 22 * 3_600_000 < held,
+        "the clock still stands: {deadline} {held}"
+    );
+    assert_eq!(skip(DAY_MS + 60_000), 1);
+    let mut watcher = Client::connect(server.addr);
+    watcher.send(&ClientMessage::Join {
+        room: code,
+        token: None,
+    });
+    let end = watcher.state(|s| s.result.is_some()).result.unwrap();
+    assert_eq!((end.winner, end.reason), (Some(Side::X), EndReason::Time));
+
+    // The API's checks.
+    for (body, code) in [
+        (r#"{"days": 0}"#, "bad-days"),
+        (r#"{"days": 12}"#, "bad-days"),
+        ("{}", "bad-days"),
+    ] {
+        let refused = vacation(&server, "POST", &page, body);
+        assert_eq!((refused.status, refused.error()), (400, code), "{body}");
+    }
+    let no_token = Who {
+        csrf: None,
+        ..page.clone()
+    };
+    assert_eq!(
+        vacation(&server, "POST", &no_token, r#"{"days": 1}"#).status,
+        403
+    );
+    assert_eq!(vacation(&server, "GET", &Who::default(), "").status, 401);
+    let seen = vacation(&server, "GET", &page, "");
+    assert_eq!(
+        (
+            seen.body["daysPerYear"].clone(),
+            seen.body["daysLeft"].clone()
+        ),
+        (serde_json::json!(14), serde_json::json!(11))
+    );
 }

@@ -307,6 +307,9 @@ fn a_database_of_the_version_before_takes_attached_games() {
              DROP TABLE push_subscriptions; DROP TABLE push_key; DROP INDEX rooms_remind;
              ALTER TABLE players DROP COLUMN push_kinds; ALTER TABLE rooms DROP COLUMN remind_ms;
              ALTER TABLE rooms DROP COLUMN reminded_ms;
+             ALTER TABLE players DROP COLUMN vacation_year; ALTER TABLE players DROP COLUMN vacation_days;
+             ALTER TABLE players DROP COLUMN vacation_until_ms; ALTER TABLE rooms DROP COLUMN vacation0_ms;
+             ALTER TABLE rooms DROP COLUMN vacation1_ms;
              PRAGMA user_version = 4;",
         )
         .unwrap();
@@ -345,5 +348,5 @@ fn a_database_of_the_version_before_takes_attached_games() {
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .unwrap()
     };
-    assert_eq!(version, 9);
+    assert_eq!(version, 10);
 }

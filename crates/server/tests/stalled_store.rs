@@ -28,7 +28,7 @@ fn state_of(server: &Server, room: &str) -> RoomState {
 fn answer(mover: &mut Client) -> Result<RoomState, ErrorCode> {
     mover.until_within(Duration::from_secs(40), "the move's answer", |m| match m {
         ServerMessage::State { state, .. } if state.record.ends_with("b2") => {
-            Some(Ok(state.clone()))
+            Some(Ok((**state).clone()))
         }
         ServerMessage::Error { code, .. } => Some(Err(*code)),
         _ => None,

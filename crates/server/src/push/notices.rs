@@ -200,6 +200,7 @@ mod tests {
             result: None,
             draw_offer: None,
             rematch: [false; 2],
+            vacation: [None; 2],
         }
     }
 

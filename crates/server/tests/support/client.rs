@@ -87,7 +87,11 @@ impl Client {
                 Ok(Message::Close(_)) => return None,
                 Ok(_) => {}
                 Err(e) if read_timed_out(&e) => {
-                    assert!(Instant::now() < deadline, "no frame within {wait:?}");
+                    let last = self.seen.iter().rev().take(3).collect::<Vec<_>>();
+                    assert!(
+                        Instant::now() < deadline,
+                        "no frame within {wait:?}; the last ones: {last:?}"
+                    );
                 }
                 Err(_) => return None,
             }
@@ -130,7 +134,7 @@ impl Client {
     /// As [`Client::state`], waiting up to `wait`.
     pub fn state_within(&mut self, wait: Duration, want: impl Fn(&RoomState) -> bool) -> RoomState {
         self.until_within(wait, "state", |m| match m {
-            ServerMessage::State { state, .. } if want(state) => Some(state.clone()),
+            ServerMessage::State { state, .. } if want(state) => Some((**state).clone()),
             _ => None,
         })
     }
@@ -141,7 +145,7 @@ impl Client {
             .iter()
             .rev()
             .find_map(|m| match m {
-                ServerMessage::State { state, .. } => Some(state.clone()),
+                ServerMessage::State { state, .. } => Some((**state).clone()),
                 _ => None,
             })
             .expect("a state was received")
