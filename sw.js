@@ -98,6 +98,7 @@ self.addEventListener('fetch', (event) => {
 const TEXTS_CACHE = 'push-texts';
 const TEXTS_URL = 'push-texts.json';
 const ENGLISH = {
+  app: 'Ultimate Tic-Tac-Toe',
   yourMove: 'Your move',
   yourMoveBody: 'against {name} ({timing})',
   reminder: 'Your time is running out',
@@ -159,7 +160,8 @@ function words(notice, texts) {
       return { title: fill(texts.challenge, { name }), body: fill(texts.challengeBody, { game, timing: timing(notice.options, texts) }), open: './#/play' };
     }
     default:
-      return { title: texts.yourMove, body: '', open: './' };
+      // Unreadable (a message of a later version, say): said as the site's, not as a move.
+      return { title: texts.app, body: '', open: './' };
   }
 }
 
@@ -188,9 +190,11 @@ self.addEventListener('push', (event) => {
       const { title, body, open } = words(notice, await readTexts());
       await self.registration.showNotification(title, {
         body,
-        tag: notice.room ?? notice.id ?? notice.kind,
+        // One a game (or a challenger): a newer notice replaces it, and is heard.
+        tag: notice.tag ?? notice.kind,
+        renotify: true,
         icon: url('icons/icon-192.png'),
-        data: { open: url(open) },
+        data: { open: url(open), notice },
       });
     })(),
   );
@@ -198,16 +202,16 @@ self.addEventListener('push', (event) => {
 
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
-  const open = event.notification.data?.open ?? url('./');
+  const { open = url('./'), notice = null } = event.notification.data ?? {};
   event.waitUntil(
     (async () => {
       const windows = await self.clients.matchAll({ type: 'window' });
-      // A page of the site is open: it goes there (the room's link joins
-      // the game by the session), rather than a second page.
+      // A page of the site is open: it comes forward and opens the notice
+      // itself, as its own buttons do (never a reload under a game in play).
       const page = windows[0];
-      if (page) {
-        await page.focus();
-        await page.navigate(open).catch(() => null);
+      if (page && notice) {
+        await page.focus().catch(() => null);
+        page.postMessage({ type: 'PUSH_OPEN', notice });
         return;
       }
       await self.clients.openWindow(open);

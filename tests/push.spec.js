@@ -88,6 +88,13 @@ async function pushable(context, endpoint, keys) {
   await context.grantPermissions(['notifications']);
   await context.addInitScript(
     ({ endpoint, p256dh, auth }) => {
+      // Counts the page's questions to the person (none before a tap).
+      const ask = Notification.requestPermission.bind(Notification);
+      /** @type {any} */ (window).asked = 0;
+      Notification.requestPermission = (...args) => {
+        /** @type {any} */ (window).asked += 1;
+        return ask(...args);
+      };
       let held = null;
       const made = (options) => ({
         endpoint,
@@ -150,8 +157,10 @@ test('a game of days tells the player whose move it is, in the page or by a noti
   await expect(page.locator('[data-push-offer]')).toContainText('Be told when it’s your move');
   await expect(other.page.locator('[data-push-offer]')).toContainText('轮到你走时通知你');
   for (const who of [page, other.page]) {
+    expect(await who.evaluate(() => /** @type {any} */ (window).asked)).toBe(0);
     await who.locator('[data-action="push-enable"]').click();
     await expect(who.locator('[data-push-offer]')).toBeHidden();
+    expect(await who.evaluate(() => /** @type {any} */ (window).asked)).toBe(1);
   }
 
   const names = await page.evaluate(() => [document.querySelector('#player-x-name')?.textContent ?? '', document.querySelector('[data-me]')?.getAttribute('data-me') ?? '?']);
@@ -185,16 +194,17 @@ test('a game of days tells the player whose move it is, in the page or by a noti
   await cdp.detach();
   const again = await oContext.newPage();
   await open(again);
-  const shown = await again.evaluate(async () => {
-    const registration = await navigator.serviceWorker.ready;
-    const notifications = await registration.getNotifications();
-    return notifications.map((n) => ({ title: n.title, body: n.body, tag: n.tag }));
-  });
+  const shown = () =>
+    again.evaluate(async () => {
+      const registration = await navigator.serviceWorker.ready;
+      const notifications = await registration.getNotifications();
+      return notifications.map((n) => ({ title: n.title, body: n.body, tag: n.tag }));
+    });
   const expected =
     oLang === 'en'
       ? { title: 'Your move', body: `against ${xName} (2 d a move)` }
       : { title: '轮到你走了', body: `对手 ${xName}（每步 2 天）` };
-  expect(shown).toEqual([{ ...expected, tag: notice.room }]);
+  await expect.poll(shown).toEqual([{ ...expected, tag: `${notice.room}1` }]);
 
   // The account panel says this browser is told, and each kind can be
   // switched off (for all the player's browsers).

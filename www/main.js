@@ -34,7 +34,8 @@ import { initPlayerViews } from './playerviews.js';
 import { initOffers } from './offers.js';
 import { initReturnToGame } from './returngame.js';
 import { createOngoing } from './ongoing.js';
-import { createNotify } from './notify.js';
+import { createNotify, KINDS } from './notify.js';
+import { PLAY_HASH } from './api.js';
 import { initPushOffer } from './pushoffer.js';
 import { input } from './dom.js';
 
@@ -143,7 +144,17 @@ async function boot() {
   notify.onNotice((notice) => {
     void ongoing.refresh();
     const name = notice.opponent ?? notice.from ?? '';
-    if (['yourMove', 'reminder', 'gameOver', 'challenge'].includes(notice.kind)) announcer.announce(t(`push.heard.${notice.kind}`, { name }));
+    if (/** @type {string[]} */ (KINDS).includes(notice.kind)) announcer.announce(t(`push.heard.${notice.kind}`, { name }));
+  });
+  // A notification tapped while this page is open: its game opens here as
+  // the Return button opens one; a challenge, in the Play view's list.
+  notify.onOpen((notice) => {
+    const { inSession, roomState } = controller.onlineRoom();
+    if (notice.kind === 'challenge' || typeof notice.room !== 'string') window.location.hash = PLAY_HASH;
+    else if (!(inSession && roomState?.room === notice.room)) {
+      tabs.show('online');
+      controller.onlineJoin(notice.room);
+    }
   });
   initPlayerViews(controller, { openRecord: sharing.openRecord, tabs, focusMoves: moves.focus, online: { ...online, ongoing } });
   initOffers(controller);

@@ -7,7 +7,9 @@
 // language, from the words this module gives it, and while a page of the
 // site is in view it hands them to that page instead, which hears them
 // here (`onNotice`) and shows them in place: the lists of games ask the
-// server again.
+// server again. A tap on a notification brings an open page forward and
+// hands it the notice (`onOpen`), which opens it as the page's own
+// buttons do.
 //
 // Permission is asked only when the player says so (the offer after a
 // correspondence game starts, pushoffer.js, or the account panel's
@@ -17,6 +19,7 @@ import { t, onLangChange } from './i18n.js';
 import { api, fromBase64url } from './accountapi.js';
 
 /** @typedef {'yourMove' | 'gameOver' | 'challenge' | 'reminder'} NoticeKind */
+/** @typedef {{kind: string, room?: string, opponent?: string | null, from?: string | null}} Notice A notice as the server sends it (docs/api.md). */
 /** Every kind, in the order the settings list them. */
 export const KINDS = /** @type {NoticeKind[]} */ (['yourMove', 'gameOver', 'challenge', 'reminder']);
 /** Where the page keeps that the player said "not now" to the offer (or turned notifications off here). */
@@ -59,7 +62,8 @@ function keep(key, value) {
  *   decline: () => void,
  *   setKind: (kind: NoticeKind, on: boolean) => Promise<void>,
  *   onChange: (listener: () => void) => void,
- *   onNotice: (listener: (notice: {kind: string, room?: string, opponent?: string | null, from?: string | null}) => void) => void,
+ *   onNotice: (listener: (notice: Notice) => void) => void,
+ *   onOpen: (listener: (notice: Notice) => void) => void,
  * }} Notify
  */
 
@@ -71,8 +75,11 @@ function supported() {
 /** The words the service worker writes notices with, in the page's language. */
 export function noticeTexts() {
   const keys = ['yourMove', 'yourMoveBody', 'reminder', 'reminderBody', 'win', 'loss', 'draw', 'gameOver', 'challenge', 'challengeBody', 'days', 'clock', 'untimed', 'ultimate', 'classic', 'someone'];
-  return Object.fromEntries(keys.map((key) => [key, t(`push.${key}`)]));
+  return { ...Object.fromEntries(keys.map((key) => [key, t(`push.${key}`)])), app: t('app.title') };
 }
+
+/** How long the page waits for its service worker before it takes notifications as unavailable here. */
+const WORKER_WAIT_MS = 10_000;
 
 /** Whether `a` and `b` hold the same bytes. */
 function sameBytes(a, b) {
@@ -96,6 +103,7 @@ export function createNotify(account) {
   };
   const listeners = new Set();
   const noticeListeners = new Set();
+  const openListeners = new Set();
   const changed = () => {
     for (const listener of listeners) listener();
   };
@@ -107,8 +115,16 @@ export function createNotify(account) {
     changed();
   };
 
-  /** The service worker's registration, once it is active (none where it cannot be). */
-  const registration = async () => (state.supported ? navigator.serviceWorker.ready : null);
+  /**
+   * The service worker's registration, once it is active; none where there
+   * is none (its registration failed, or a host blocks it), rather than
+   * waiting for ever.
+   */
+  const registration = async () => {
+    if (!state.supported) return null;
+    const late = new Promise((resolve) => setTimeout(() => resolve(null), WORKER_WAIT_MS));
+    return Promise.race([navigator.serviceWorker.ready, late]);
+  };
 
   /** Gives the service worker the words to write notices with. */
   const giveTexts = async () => {
@@ -119,7 +135,7 @@ export function createNotify(account) {
   /** This browser's subscription for the server's key (made anew when the key is another). */
   const subscription = async () => {
     const ready = await registration();
-    if (!ready) throw new Error('unsupported');
+    if (!ready) throw new Error('no service worker');
     const { key } = await api('GET', 'push/key');
     const bytes = fromBase64url(key);
     let held = await ready.pushManager.getSubscription();
@@ -142,8 +158,8 @@ export function createNotify(account) {
     // in again): kept again, as they had it. Never for another player.
     const same = kept(PLAYER_KEY) === account.me()?.name;
     if (state.supported && same && !state.thisDevice && !state.declined && Notification.permission === 'granted') {
-      const held = await (await registration())?.pushManager.getSubscription();
-      if (held) learn(await api('POST', 'me/push/subscription', { csrf: csrf(), body: held.toJSON() }));
+      const made = await subscription();
+      learn(await api('POST', 'me/push/subscription', { csrf: csrf(), body: made.toJSON() }));
     }
     if (state.thisDevice) await giveTexts();
   };
@@ -190,8 +206,9 @@ export function createNotify(account) {
   if (state.supported) {
     navigator.serviceWorker.addEventListener('message', (event) => {
       const data = event.data;
-      if (data?.type !== 'PUSH' || typeof data.notice?.kind !== 'string') return;
-      for (const listener of noticeListeners) listener(data.notice);
+      if (typeof data?.notice?.kind !== 'string') return;
+      if (data.type === 'PUSH') for (const listener of noticeListeners) listener(data.notice);
+      if (data.type === 'PUSH_OPEN') for (const listener of openListeners) listener(data.notice);
     });
   }
   account.onMe(() => void load().catch(() => learn(null)));
@@ -212,5 +229,6 @@ export function createNotify(account) {
     setKind,
     onChange: (listener) => listeners.add(listener),
     onNotice: (listener) => noticeListeners.add(listener),
+    onOpen: (listener) => openListeners.add(listener),
   };
 }

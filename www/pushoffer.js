@@ -52,6 +52,8 @@ export function initPushOffer(controller, notify) {
     if (offeredFor === room) return;
     offeredFor = room;
     label();
+    // Another notice's actions go with it.
+    for (const action of actions.querySelectorAll('[data-belongs="notice"]')) action.remove();
     actions.prepend(yes, later);
     notice.replaceChildren(text);
   };
@@ -60,7 +62,12 @@ export function initPushOffer(controller, notify) {
     yes.disabled = true;
     try {
       await notify.enable();
-      withdraw();
+      // Refused in the browser's own question: said so, with where to allow it.
+      if (notify.state().permission === 'denied') {
+        yes.remove();
+        later.remove();
+        notice.replaceChildren(t('push.blocked'));
+      } else withdraw();
     } catch {
       notice.replaceChildren(t('push.failed'));
     } finally {

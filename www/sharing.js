@@ -105,6 +105,8 @@ export function initSharing(host, controller, { focusMoves, withoutMoveAnnouncem
       if (where === notice) {
         back.classList.add('status-action');
         back.dataset.belongs = 'notice';
+        // Another notice's actions go with it.
+        for (const action of statusActions.querySelectorAll('[data-belongs="notice"]')) action.remove();
         statusActions.prepend(back);
       } else {
         where.append(' ', back);

@@ -245,7 +245,9 @@ export function accountButton(account = null, sync = null, notify = null) {
     browsers = [];
     try {
       if (signedInPlayer()) {
-        const [held, listed] = await Promise.all([api('GET', 'me/passkeys'), api('GET', 'me/sessions'), notify?.load()]);
+        // The notifications' part reads its own, and says nothing of it here.
+        void notify?.load().catch(() => {});
+        const [held, listed] = await Promise.all([api('GET', 'me/passkeys'), api('GET', 'me/sessions')]);
         keys = held?.passkeys ?? [];
         hasPassword = Boolean(held?.password);
         browsers = listed?.sessions ?? [];

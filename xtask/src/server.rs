@@ -25,6 +25,7 @@ pub enum Profile {
 
 /// Builds the server and returns the path of its binary.
 pub fn build(root: &Path, profile: Profile) -> Result<PathBuf> {
+    crate::setup::ensure_openssl()?;
     let mut command = cargo();
     command.current_dir(root).args(["build", "-p", SERVER]);
     let folder = match profile {

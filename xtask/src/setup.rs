@@ -182,6 +182,23 @@ pub fn ensure_browser() -> Result {
     )
 }
 
+/// OpenSSL's headers and pkg-config, which the server's Web Push (its
+/// encryption and its client's TLS) is built against.
+pub fn ensure_openssl() -> Result {
+    let found = cmd::exists("pkg-config")
+        && Command::new("pkg-config")
+            .args(["--exists", "openssl"])
+            .status()
+            .is_ok_and(|s| s.success());
+    if found {
+        return Ok(());
+    }
+    apt_install(
+        &["pkg-config", "libssl-dev"],
+        "OpenSSL's headers (libssl-dev) or pkg-config",
+    )
+}
+
 /// The Chinese font the end-to-end tests draw the Chinese page with.
 pub fn ensure_cjk_font() -> Result {
     if Path::new(CJK_FONT).is_file() {

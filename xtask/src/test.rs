@@ -144,6 +144,8 @@ impl Options {
 /// totals line last, so the returned error is empty.
 pub fn run(root: &Path, options: Options) -> Result {
     let started = Instant::now();
+    // Every layer builds the server.
+    setup::ensure_openssl()?;
     let layers: Vec<Layer> = ALL
         .iter()
         .copied()

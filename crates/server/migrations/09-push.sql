@@ -28,3 +28,6 @@ ALTER TABLE players ADD COLUMN push_kinds INTEGER NOT NULL DEFAULT 15;
 ALTER TABLE rooms ADD COLUMN remind_ms INTEGER;
 ALTER TABLE rooms ADD COLUMN reminded_ms INTEGER;
 CREATE INDEX rooms_remind ON rooms (remind_ms) WHERE remind_ms IS NOT NULL;
+-- The games of days in play now are reminded of their current move too.
+UPDATE rooms SET remind_ms = deadline_ms - MIN(json_extract(options, '$.days') * 21600000, 86400000)
+    WHERE deadline_ms IS NOT NULL AND result IS NULL AND json_extract(options, '$.days') IS NOT NULL;

@@ -338,12 +338,18 @@ impl Hub {
             let Some(deadline) = snapshot.deadline else {
                 continue;
             };
-            if let Some(notice) = push::reminder(&snapshot) {
-                self.push.tell(notice);
-                reminded += 1;
-            }
-            if let Err(e) = self.store.reminded(snapshot.code, deadline).await {
-                eprintln!("uttt-server: {e}");
+            // Claimed even with nobody to tell (a guest to move), so the
+            // move is not read again each minute.
+            let notice = push::reminder(&snapshot);
+            match self.store.claim_reminder(snapshot.code, deadline).await {
+                Ok(true) => {
+                    if let Some(notice) = notice {
+                        self.push.tell(notice);
+                        reminded += 1;
+                    }
+                }
+                Ok(false) => {}
+                Err(e) => eprintln!("uttt-server: {e}"),
             }
         }
         reminded
@@ -744,6 +750,8 @@ async fn room_task(
         queue: me,
     };
     broadcast(&mut room, &mut members);
+    // What the players were last told of: a room read back tells nothing anew.
+    let mut told = saved.clone();
     let mut chat = Chat::default();
     let mut watchers = Pace::default();
     watchers.told(Instant::now());
@@ -770,6 +778,7 @@ async fn room_task(
                         let game = room.game_number;
                         stakes::update(&hub.store, &mut room, game, false, false).await;
                         broadcast(&mut room, &mut members);
+                        notify(&hub, &mut told, &saved);
                         watchers.told(Instant::now());
                     }
                 }
@@ -795,12 +804,14 @@ async fn room_task(
             let game = room.game_number;
             stakes::update(&hub.store, &mut room, game, false, false).await;
             broadcast(&mut room, &mut members);
+            notify(&hub, &mut told, &saved);
             watchers.told(Instant::now());
         }
         let parts = (&mut room, &mut members, &mut saved, &mut chat);
         match handle(command, parts, &hub).await {
             Tell::Everyone => {
                 broadcast(&mut room, &mut members);
+                notify(&hub, &mut told, &saved);
                 watchers.told(Instant::now());
             }
             Tell::Watchers => watchers.changed(Instant::now()),
@@ -932,11 +943,18 @@ async fn persist(hub: &Hub, room: &Room, saved: &mut Snapshot) -> Result<(), Ref
         .save(now.clone())
         .await
         .map_err(|e| store_failed(&e))?;
-    for notice in push::of_change(saved, &now) {
-        hub.push.tell(notice);
-    }
     *saved = now;
     Ok(())
+}
+
+/// Tells the players by push what changed since `told` (what they were
+/// last told of, as stored) now that `saved` is stored and told: only
+/// changes that stand, never one taken back.
+fn notify(hub: &Hub, told: &mut Snapshot, saved: &Snapshot) {
+    for notice in push::of_change(told, saved) {
+        hub.push.tell(notice);
+    }
+    told.clone_from(saved);
 }
 
 /// Who hears of a command carried out.

@@ -87,12 +87,17 @@ pub async fn run(mut config: Config, stop: impl Future<Output = ()>) -> Result<(
     // The port picked for port 0 is the one requests name.
     config.addr = addr;
     let store = store::Store::open(&config.db, config.new_db)?;
-    let push = push::Push::start(
-        store.clone(),
-        config.push_contact.clone(),
-        config.push_to_loopback,
-    )
-    .await?;
+    // The push services are told whom to reach: the operator, or the site.
+    let contact = config
+        .push_contact
+        .clone()
+        .or_else(|| config.hosts.first().map(|host| format!("https://{host}/")));
+    if contact.is_none() {
+        eprintln!(
+            "uttt-server: no --push-contact (nor --host): push services are given web-push's placeholder contact"
+        );
+    }
+    let push = push::Push::start(store.clone(), contact, config.push_to_loopback).await?;
     let app = Arc::new(app::App::new(&config, store, push));
     let restored = app.hub.restore_unfinished().await?;
     if restored > 0 {

@@ -159,6 +159,10 @@ pub struct Lobby {
     counts: Arc<Mutex<Counts>>,
     challenges: Arc<Mutex<Arc<Vec<Listed>>>>,
     push: crate::push::Push,
+    /// When each challenger last had a challenge told to each addressee:
+    /// once every `MAX_WAIT` a pair, so challenging and withdrawing in a
+    /// loop floods nobody's notifications.
+    told: Mutex<HashMap<(i64, i64), Instant>>,
 }
 
 impl Lobby {
@@ -183,6 +187,7 @@ impl Lobby {
             counts,
             challenges,
             push,
+            told: Mutex::new(HashMap::new()),
         }
     }
 
@@ -217,21 +222,41 @@ impl Lobby {
     ///
     /// # Errors
     /// `too-many-challenges`, or `server-full`.
-    /// Its addressee, if any, is told (`push`).
+    /// Its addressee, if any, is told (`push`), at most once every
+    /// `MAX_WAIT` by the same challenger.
     pub async fn challenge(&self, offer: Offer) -> Result<String, Refusal> {
-        let told = offer.to.as_ref().map(|(to, _)| {
-            let from = offer.challenger.player.as_ref().map(|p| p.name.clone());
-            (*to, from, offer.options)
-        });
+        let told = offer
+            .to
+            .as_ref()
+            .zip(offer.challenger.player.as_ref())
+            .map(|((to, _), from)| (*to, from.clone(), offer.options));
         let (reply, answer) = oneshot::channel();
         let id = self
             .ask(LobbyCommand::Challenge(Box::new(offer), reply), answer)
             .await?;
         if let Some((to, from, options)) = told {
-            let notice = crate::push::challenge(to, from.as_deref(), &options, &id, MAX_WAIT);
-            self.push.tell(notice);
+            if self.first_in_a_while(from.id, to) {
+                let notice = crate::push::challenge(to, &from, &options, &id, MAX_WAIT);
+                self.push.tell(notice);
+            }
         }
         Ok(id)
+    }
+
+    /// Whether `from`'s challenge to `to` is the first in `MAX_WAIT` (and
+    /// now the last); the others are forgotten as they age.
+    fn first_in_a_while(&self, from: i64, to: i64) -> bool {
+        let now = Instant::now();
+        let mut told = self
+            .told
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        told.retain(|_, at| now.duration_since(*at) < MAX_WAIT);
+        if told.contains_key(&(from, to)) {
+            return false;
+        }
+        told.insert((from, to), now);
+        true
     }
 
     /// Accepts challenge `id` for `seeker`: the room comes on its channel.

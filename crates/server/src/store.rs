@@ -265,19 +265,22 @@ impl Store {
         .await
     }
 
-    /// Notes that room `code`'s side to move was reminded before
-    /// `deadline` (ms since the epoch).
+    /// Claims the reminder of room `code`'s side to move before `deadline`
+    /// (ms since the epoch): true when it is this caller's to send (the
+    /// deadline still stands and nobody claimed it before), so a reminder
+    /// is sent once, and only for the move it is for.
     ///
     /// # Errors
     /// When the database refused it.
-    pub async fn reminded(&self, code: String, deadline: u64) -> Result<(), String> {
+    pub async fn claim_reminder(&self, code: String, deadline: u64) -> Result<bool, String> {
         self.write(move |connection| {
             connection
                 .execute(
-                    "UPDATE rooms SET reminded_ms = ?2 WHERE code = ?1",
-                    rusqlite::params![code, ms_to_sql(deadline)],
+                    "UPDATE rooms SET reminded_ms = ?2
+                     WHERE code = ?1 AND deadline_ms = ?2 AND reminded_ms IS NOT ?2",
+                    params![code, ms_to_sql(deadline)],
                 )
-                .map(drop)
+                .map(|rows| rows == 1)
                 .map_err(|e| format!("cannot note the reminder: {e}"))
         })
         .await

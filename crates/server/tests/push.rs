@@ -252,6 +252,20 @@ fn a_correspondence_game_is_told_to_each_players_browser_by_push() {
     assert_eq!(challenge["from"], ann.name.as_str());
     assert_eq!(challenge["options"]["days"], 1);
     assert_eq!(told.headers["ttl"], "600");
+    // Withdrawn and made again: Bob is not told twice in ten minutes.
+    a.send(&ClientMessage::CancelChallenge {});
+    a.until("the challenge's end", |m| {
+        matches!(m, ServerMessage::ChallengeEnded { .. }).then_some(())
+    });
+    a.send(&ClientMessage::Challenge {
+        options: by_days(1),
+        to: Some(bob.name.clone()),
+    });
+    let id = a.until("challenging", |m| match m {
+        ServerMessage::Challenging { id } => Some(id.clone()),
+        _ => None,
+    });
+    assert!(service.quiet(), "a second challenge notice");
 
     // Bob accepts: Ann, X, is told it is her move.
     let mut b = Client::connect_as(server.addr, Some(bob.secret()));
@@ -272,7 +286,7 @@ fn a_correspondence_game_is_told_to_each_players_browser_by_push() {
     assert!(moved["deadline"].as_u64().is_some(), "{moved}");
     let ttl: u64 = told.headers["ttl"].parse().unwrap();
     assert!(ttl > 86_000 && ttl <= 86_400, "{ttl}");
-    assert_eq!(told.headers["topic"], room.as_str());
+    assert_eq!(told.headers["topic"], format!("{room}1"));
 
     // Bob wants no "your move": his move tells Ann, hers tells him nothing.
     let off = set_kinds(
@@ -453,13 +467,30 @@ fn subscriptions_are_checked_and_belong_to_one_session() {
         (200, json!(false))
     );
     assert_eq!(subscribe(&carl, &body).status, 200);
+    // Signing out takes this browser's subscription with the session: Carl,
+    // signed in on another browser, has none left.
+    let password = json!({ "password": "a long password" }).to_string();
+    let set = call(&server, "POST", "/api/me/password", &carl.who, &password);
+    assert_eq!(set.status, 204, "{}", set.raw);
+    let credentials = json!({ "name": carl.name, "password": "a long password" }).to_string();
+    let elsewhere = call(
+        &server,
+        "POST",
+        "/api/signin",
+        &Who::default(),
+        &credentials,
+    );
+    assert_eq!(elsewhere.status, 200, "{}", elsewhere.raw);
+    let other = Who::page(
+        &elsewhere.secret(),
+        elsewhere.body["csrf"].as_str().unwrap(),
+    );
+    let before = call(&server, "GET", "/api/me/push", &other, "");
+    assert_eq!(before.body["devices"], 1, "{}", before.raw);
     assert_eq!(
         call(&server, "POST", "/api/signout", &carl.who, "").status,
         204
     );
-    assert_eq!(
-        subscribe(&bob, &body).status,
-        200,
-        "the endpoint is free again"
-    );
+    let after = call(&server, "GET", "/api/me/push", &other, "");
+    assert_eq!(after.body["devices"], 0, "{}", after.raw);
 }

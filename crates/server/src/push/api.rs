@@ -146,19 +146,22 @@ struct Keys {
 }
 
 /// Whether `endpoint` may be pushed to: an `https` URL of a named host (a
-/// push service), never an address, so a subscription cannot make the
-/// server call into a private network; with `to_loopback` (tests), an
-/// `http` URL of 127.0.0.1 too.
+/// push service: its last label letters, so no form of an address, and no
+/// user), so a subscription cannot make the server call into a private
+/// network (a name that resolves into one is refused when connecting:
+/// `resolve.rs`); with `to_loopback` (tests), an `http` URL of 127.0.0.1.
 fn endpoint_ok(endpoint: &str, to_loopback: bool) -> bool {
     let Ok(uri) = endpoint.parse::<Uri>() else {
         return false;
     };
-    let Some(host) = uri.host() else {
+    let (Some(host), Some(authority)) = (uri.host(), uri.authority()) else {
         return false;
     };
-    let named = host.parse::<std::net::IpAddr>().is_err()
-        && !host.starts_with('[')
-        && host.contains('.')
+    let top = host.rsplit('.').next().unwrap_or_default();
+    let named = host.contains('.')
+        && top.len() >= 2
+        && top.bytes().all(|b| b.is_ascii_alphabetic())
+        && !authority.as_str().contains('@')
         && !host.eq_ignore_ascii_case("localhost");
     endpoint.len() <= MAX_ENDPOINT
         && match uri.scheme_str() {
@@ -270,6 +273,11 @@ mod tests {
             "https://[::1]/x",
             "https://localhost/x",
             "https://intranet/x",
+            "https://127.1/x",
+            "https://0x7f.1/x",
+            "https://0177.0.0.1/x",
+            "https://10.1/x",
+            "https://u:p@push.example.org/x",
             "ftp://push.example.com/x",
             "not a url",
             "http://127.0.0.1:9/x",

@@ -7,13 +7,16 @@
 //! The server's VAPID key pair is made at its first start and kept in the
 //! store (`keys`); the subscriptions, one a session, and each player's
 //! switches for the kinds of notice are kept there too (`sql`). Notices
-//! go through a bounded queue to one task that encrypts and sends them
-//! (`send`, with the `web-push` crate), so no room ever waits for a push
-//! service; one the push service says is gone is removed.
+//! go through a bounded queue to one task that hands each to a sender of
+//! its own (16 at once; `send`, with the `web-push` crate), so no room
+//! ever waits for a push service; a subscription the push service says is
+//! gone is removed. A room tells only changes that stand (`hub.rs`'s
+//! `notify`, after the change is stored and told).
 
 mod api;
 mod keys;
 mod notices;
+mod resolve;
 mod send;
 mod sql;
 
@@ -113,7 +116,8 @@ impl Push {
         let vapid = keys::signer(&private)?;
         let public_key = keys::encode(&vapid.get_public_key());
         let (queue, notices) = mpsc::channel(QUEUE);
-        tokio::spawn(send::run(notices, send::Sender::new(store, vapid, contact)));
+        let sender = send::Sender::new(store, vapid, contact)?;
+        tokio::spawn(send::run(notices, sender));
         Ok(Push {
             queue,
             public_key,
@@ -122,6 +126,7 @@ impl Push {
     }
 
     /// A push that sends nothing (for the hub's own tests).
+    #[cfg(test)]
     #[must_use]
     pub fn off() -> Push {
         Push {

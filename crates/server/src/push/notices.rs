@@ -8,6 +8,7 @@ use uttt_protocol::{RoomOptions, Side};
 
 use super::{Kind, Notice};
 use crate::game::OnlineGame;
+use crate::players::Player;
 use crate::room::Snapshot;
 
 /// A day, in milliseconds.
@@ -75,9 +76,15 @@ pub fn reminder(s: &Snapshot) -> Option<Notice> {
     your_move(s, seat_to_move(s)?, Kind::Reminder)
 }
 
+/// The topic of game `s` (its room's code and number: 16 base32
+/// characters and a few digits, within a topic's 32): a newer notice of
+/// the game replaces an older one at the push service and on the screen.
+fn topic(s: &Snapshot) -> String {
+    format!("{}{}", s.code, s.game_number)
+}
+
 /// "Your move" (or its reminder) to the player in `seat`, if one sits
-/// there: it waits at the push service until the move's deadline, and a
-/// newer one of the room replaces it there.
+/// there: it waits at the push service until the move's deadline.
 fn your_move(s: &Snapshot, seat: usize, kind: Kind) -> Option<Notice> {
     let player = s.players[seat].as_ref()?;
     Some(Notice {
@@ -89,11 +96,12 @@ fn your_move(s: &Snapshot, seat: usize, kind: Kind) -> Option<Notice> {
             "opponent": opponent(s, seat),
             "deadline": s.deadline,
             "options": s.options,
+            "tag": topic(s),
         }),
         keep_ms: s
             .deadline
             .map_or(KEEP_MS, |d| d.saturating_sub(crate::clock::epoch_ms())),
-        topic: Some(s.code.clone()),
+        topic: Some(topic(s)),
     })
 }
 
@@ -125,9 +133,10 @@ fn game_over(s: &Snapshot) -> Vec<Notice> {
                     "outcome": outcome,
                     "reason": result.reason,
                     "options": s.options,
+                    "tag": topic(s),
                 }),
                 keep_ms: KEEP_MS,
-                topic: Some(s.code.clone()),
+                topic: Some(topic(s)),
             })
         })
         .collect()
@@ -135,26 +144,29 @@ fn game_over(s: &Snapshot) -> Vec<Notice> {
 
 /// "Challenge received" to player `to`: challenge `id` of player `from`
 /// to a game of `options` (their side is the challenger's), which waits
-/// at most `wait`, and so does the notice.
+/// at most `wait`, and so does the notice; a newer one of the same
+/// challenger replaces it.
 #[must_use]
 pub fn challenge(
     to: i64,
-    from: Option<&str>,
+    from: &Player,
     options: &RoomOptions,
     id: &str,
     wait: std::time::Duration,
 ) -> Notice {
+    let topic = format!("challenge{}", from.id);
     Notice {
         player: to,
         kind: Kind::Challenge,
         payload: json!({
             "kind": Kind::Challenge.name(),
             "id": id,
-            "from": from,
+            "from": from.name,
             "options": options,
+            "tag": topic,
         }),
         keep_ms: u64::try_from(wait.as_millis()).unwrap_or(u64::MAX),
-        topic: None,
+        topic: Some(topic),
     }
 }
 
@@ -168,7 +180,6 @@ mod tests {
     use uttt_protocol::{ColourChoice, EndReason, GameResult, Kind as GameKind, RuleSet};
 
     use super::*;
-    use crate::players::Player;
 
     fn days_game(record: &str) -> Snapshot {
         Snapshot {

@@ -1,10 +1,12 @@
 //! The sending task: each notice's browsers are read from the store, and
-//! each is sent the notice encrypted for it (RFC 8291, `aes128gcm`) and
-//! signed with the server's VAPID key (RFC 8292), by the `web-push` crate;
-//! the request goes out on a hyper client (TLS by the system's OpenSSL,
-//! which the encryption uses too). A push service that answers 404 or
-//! 410 has dropped the subscription: it is forgotten. Nothing is retried:
-//! a notice that could not be sent is said in the log.
+//! each is sent the notice, at once, encrypted for it (RFC 8291,
+//! `aes128gcm`) and signed with the server's VAPID key (RFC 8292), by the
+//! `web-push` crate; the requests go out on a hyper client (TLS by the
+//! system's OpenSSL, which the encryption uses too) to public addresses
+//! only (`resolve.rs`). A push service that answers 404 or 410 has dropped
+//! the subscription, and one that answers 400 or 403 will never take it
+//! (made for another key, or not its own): it is forgotten. Nothing is
+//! retried: a notice that could not be sent is said in the log.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -17,18 +19,21 @@ use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
 use tokio::sync::{mpsc, Semaphore};
+use tokio::task::JoinSet;
 use web_push::{
     request_builder::build_request, ContentEncoding, PartialVapidSignatureBuilder,
-    SubscriptionInfo, Urgency, WebPushMessageBuilder,
+    SubscriptionInfo, Urgency, VapidSignature, WebPushMessageBuilder,
 };
 
+use super::resolve::PublicOnly;
 use super::sql::{self, Target};
 use super::{Kind, Notice};
 use crate::store::Store;
 
-/// Notices being sent at once at most.
+/// Notices being sent at once at most (each to at most `sql::MAX_DEVICES`
+/// browsers together).
 const AT_ONCE: usize = 16;
-/// How long one push service may take to answer.
+/// How long one push service may take to connect, and to answer.
 const ANSWER_WITHIN: Duration = Duration::from_secs(10);
 /// The longest a push service keeps a notice (its limit is four weeks).
 const MAX_TTL_S: u64 = 28 * 86_400;
@@ -38,12 +43,12 @@ pub struct Sender {
     store: Store,
     vapid: PartialVapidSignatureBuilder,
     contact: Option<String>,
-    client: Client<HttpsConnector<HttpConnector>, Full<Bytes>>,
+    client: Client<HttpsConnector<HttpConnector<PublicOnly>>, Full<Bytes>>,
 }
 
 /// Why a notice did not reach a browser.
 enum Failure {
-    /// The push service dropped the subscription.
+    /// The push service will never take this subscription's messages.
     Gone,
     /// Anything else, in words for the log.
     Other(String),
@@ -51,22 +56,34 @@ enum Failure {
 
 impl Sender {
     /// A sender signing with `vapid` (and `contact` as the `sub` claim),
-    /// reading the subscriptions from `store`.
+    /// reading the subscriptions from `store`, connecting to public
+    /// addresses only.
+    ///
+    /// # Errors
+    /// When the system's TLS cannot be set up.
     pub fn new(
         store: Store,
         vapid: PartialVapidSignatureBuilder,
         contact: Option<String>,
-    ) -> Sender {
-        Sender {
+    ) -> Result<Sender, String> {
+        let tls = native_tls::TlsConnector::new()
+            .map_err(|e| format!("no TLS for the push services: {e}"))?;
+        let mut http = HttpConnector::new_with_resolver(PublicOnly);
+        // https URLs go through to TLS.
+        http.enforce_http(false);
+        http.set_connect_timeout(Some(ANSWER_WITHIN));
+        let connector = HttpsConnector::from((http, tokio_native_tls::TlsConnector::from(tls)));
+        Ok(Sender {
             store,
             vapid,
             contact,
-            client: Client::builder(TokioExecutor::new()).build(HttpsConnector::new()),
-        }
+            client: Client::builder(TokioExecutor::new()).build(connector),
+        })
     }
 
-    /// Sends `notice` to each browser of its player that wants its kind.
-    async fn deliver(&self, notice: Notice) {
+    /// Sends `notice` to each browser of its player that wants its kind,
+    /// all at once.
+    async fn deliver(self: Arc<Sender>, notice: Notice) {
         let (player, bit) = (notice.player, notice.kind.bit());
         let targets = match self.store.read(move |c| sql::targets(c, player, bit)).await {
             Ok(targets) => targets,
@@ -75,11 +92,20 @@ impl Sender {
                 return;
             }
         };
+        let notice = Arc::new(notice);
+        let mut sends = JoinSet::new();
         for target in targets {
-            match self.send(&target, &notice).await {
+            let (sender, notice) = (Arc::clone(&self), Arc::clone(&notice));
+            sends.spawn(async move {
+                let sent = sender.send(&target, &notice).await;
+                (target, sent)
+            });
+        }
+        while let Some(Ok((target, sent))) = sends.join_next().await {
+            match sent {
                 Ok(()) => {}
                 Err(Failure::Gone) => {
-                    let endpoint = target.endpoint.clone();
+                    let endpoint = target.endpoint;
                     if let Err(e) = self.store.write(move |c| sql::forget(c, &endpoint)).await {
                         eprintln!("uttt-server: push: {e}");
                     }
@@ -89,6 +115,21 @@ impl Sender {
         }
     }
 
+    /// The VAPID signature for `info`'s push service: its origin as the
+    /// audience (RFC 8292; the crate's own leaves a port out), the
+    /// operator's contact as the subject.
+    fn sign(&self, info: &SubscriptionInfo) -> Result<VapidSignature, Failure> {
+        let mut signature = self.vapid.clone().add_sub_info(info);
+        let origin = audience(&info.endpoint)?;
+        signature.add_claim("aud", origin.as_str());
+        if let Some(contact) = &self.contact {
+            signature.add_claim("sub", contact.as_str());
+        }
+        signature
+            .build()
+            .map_err(|e| Failure::Other(format!("cannot sign: {e}")))
+    }
+
     /// Sends `notice` to one browser.
     async fn send(&self, target: &Target, notice: &Notice) -> Result<(), Failure> {
         let info = SubscriptionInfo::new(
@@ -96,21 +137,10 @@ impl Sender {
             target.p256dh.as_str(),
             target.auth.as_str(),
         );
-        let mut signature = self.vapid.clone().add_sub_info(&info);
-        // The audience is the push service's origin (RFC 8292), its port
-        // included: the crate's own leaves the port out.
-        let origin = audience(&target.endpoint)?;
-        signature.add_claim("aud", origin.as_str());
-        if let Some(contact) = &self.contact {
-            signature.add_claim("sub", contact.as_str());
-        }
-        let signature = signature
-            .build()
-            .map_err(|e| Failure::Other(format!("cannot sign: {e}")))?;
         let payload = notice.payload.to_string();
         let mut message = WebPushMessageBuilder::new(&info);
         message.set_payload(ContentEncoding::Aes128Gcm, payload.as_bytes());
-        message.set_vapid_signature(signature);
+        message.set_vapid_signature(self.sign(&info)?);
         message.set_ttl(u32::try_from((notice.keep_ms / 1000).min(MAX_TTL_S)).unwrap_or(0));
         message.set_urgency(if notice.kind == Kind::Reminder {
             Urgency::High
@@ -123,9 +153,9 @@ impl Sender {
         let built = message
             .build()
             .map_err(|e| Failure::Other(format!("cannot encrypt: {e}")))?;
+        // web-push writes the request with the `http` crate of hyper 0.14:
+        // carried over to hyper 1's as it is.
         let request = build_request::<Vec<u8>>(built);
-        // web-push writes the request with the `http` crate of hyper 0.14;
-        // it is carried over to hyper 1's as it is.
         let mut out = Request::builder()
             .method(Method::POST)
             .uri(request.uri().to_string());
@@ -135,13 +165,22 @@ impl Sender {
         let out = out
             .body(Full::new(Bytes::from(request.into_body())))
             .map_err(|e| Failure::Other(format!("cannot make the request: {e}")))?;
+        self.post(out).await
+    }
+
+    /// Posts `request` to its push service; what its answer says of the
+    /// subscription.
+    async fn post(&self, out: Request<Full<Bytes>>) -> Result<(), Failure> {
         let answer = tokio::time::timeout(ANSWER_WITHIN, self.client.request(out))
             .await
             .map_err(|_| Failure::Other("the push service did not answer in time".into()))?
             .map_err(|e| Failure::Other(format!("cannot reach the push service: {e}")))?;
         match answer.status() {
             status if status.is_success() => Ok(()),
-            StatusCode::NOT_FOUND | StatusCode::GONE => Err(Failure::Gone),
+            StatusCode::NOT_FOUND
+            | StatusCode::GONE
+            | StatusCode::BAD_REQUEST
+            | StatusCode::FORBIDDEN => Err(Failure::Gone),
             status => Err(Failure::Other(format!(
                 "the push service answered {status}"
             ))),

@@ -15,13 +15,18 @@ pub struct Target {
     pub auth: String,
 }
 
+/// Browsers of one player kept at most; a new one beyond puts the one
+/// kept longest away.
+pub const MAX_DEVICES: u32 = 10;
+
 fn failed(what: &str) -> impl Fn(rusqlite::Error) -> String + '_ {
     move |e| format!("cannot {what}: {e}")
 }
 
 /// Keeps `target` as session `session`'s subscription (replacing the one
 /// it had, and taking the endpoint from any other session: a browser
-/// notifies only the player signed in on it now).
+/// notifies only the player signed in on it now); a player's browsers
+/// beyond `MAX_DEVICES` are forgotten, those kept longest first.
 ///
 /// # Errors
 /// When the database refused.
@@ -47,6 +52,16 @@ pub fn subscribe(
                     target.auth,
                     ms_to_sql(now_ms)
                 ],
+            )
+        })
+        .and_then(|_| {
+            connection.execute(
+                "DELETE FROM push_subscriptions WHERE session IN (
+                    SELECT s.session FROM push_subscriptions AS s
+                    JOIN sessions ON sessions.id = s.session
+                    WHERE sessions.player = (SELECT player FROM sessions WHERE id = ?1)
+                    ORDER BY s.created_ms DESC, s.rowid DESC LIMIT -1 OFFSET ?2)",
+                params![session, MAX_DEVICES],
             )
         })
         .map(drop)
