@@ -15,7 +15,7 @@
 // can still play here, or that they are offline; how to run a server is in
 // the README.
 
-import { t, tn, onLangChange } from './i18n.js';
+import { t, tn, lang, onLangChange } from './i18n.js';
 import { el } from './dom.js';
 import { copyText } from './share.js';
 import { createPlayNow } from './playnow.js';
@@ -159,9 +159,14 @@ export function initOnline(host, controller, { tabs, notify }) {
       let ms = side === 'x' ? clocks.xMs : clocks.oMs;
       if (clocks.running === side) ms -= performance.now() - receivedAt;
       const byDays = Boolean(roomState?.options.days);
-      const text = byDays ? daysClockText(ms) : clockText(ms);
+      // A player on vacation: their clock stands still, and says so.
+      const away = roomState?.vacation?.find((v) => v.side === side);
+      const text = away ? t('online.away') : byDays ? daysClockText(ms) : clockText(ms);
       if (node.textContent !== text) node.textContent = text;
-      node.dataset.low = String(ms < (byDays ? LOW_DAYS_MS : LOW_MS));
+      node.dataset.low = String(!away && ms < (byDays ? LOW_DAYS_MS : LOW_MS));
+      if (away) node.dataset.vacation = String(away.until);
+      else delete node.dataset.vacation;
+      node.title = away ? t('online.awayUntil', { date: new Date(away.until).toLocaleString(lang()) }) : '';
     }
     const running = Boolean(clocks?.running) && inSession;
     if (running && !ticker) ticker = window.setInterval(tickClocks, 100);

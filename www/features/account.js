@@ -16,6 +16,7 @@ import { confirmDialog } from '../dialog.js';
 import { Refusal, api, creationOptions, requestOptions, registrationJson, assertionJson } from '../accountapi.js';
 import { historyPart } from '../historypanel.js';
 import { pushPart } from '../pushpanel.js';
+import { vacationPart } from '../vacationpanel.js';
 import { createAccount } from '../api.js';
 
 /** The server's error codes the panel says in the player's words; any other is said in general terms. */
@@ -146,6 +147,7 @@ export function accountButton(account = null, sync = null, notify = null) {
   const removeHint = el('p', { 'data-label': 'account.deleteHint', class: 'hint' });
   const history = sync && historyPart(sync, (work) => act(work));
   const push = notify && pushPart(notify, (work) => act(work));
+  const vacation = vacationPart((work) => act(work), csrf);
   const signedIn = el(
     'section',
     { class: 'account-part', 'data-account': 'signed-in' },
@@ -156,6 +158,7 @@ export function accountButton(account = null, sync = null, notify = null) {
     passwordForm,
     ...(history ? [history.node] : []),
     ...(push ? [push.node] : []),
+    vacation.node,
     sessionsHeading,
     sessions,
     el('p', { class: 'account-row' }, signOutOthers, signOut),
@@ -225,6 +228,7 @@ export function accountButton(account = null, sync = null, notify = null) {
     }
     history?.render();
     push?.render();
+    vacation.render();
     withPasskey.hidden = typeof window.PublicKeyCredential !== 'function';
     addPasskey.hidden = typeof window.PublicKeyCredential !== 'function';
   };
@@ -243,10 +247,12 @@ export function accountButton(account = null, sync = null, notify = null) {
     keys = [];
     hasPassword = false;
     browsers = [];
+    if (!signedInPlayer()) vacation.clear();
     try {
       if (signedInPlayer()) {
-        // The notifications' part reads its own, and says nothing of it here.
+        // The notifications' and vacation's parts read their own, and say nothing of it here.
         void notify?.load().catch(() => {});
+        void vacation.load().catch(() => {});
         const [held, listed] = await Promise.all([api('GET', 'me/passkeys'), api('GET', 'me/sessions')]);
         keys = held?.passkeys ?? [];
         hasPassword = Boolean(held?.password);
