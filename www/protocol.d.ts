@@ -122,8 +122,21 @@ text: string | null, } | { "type": "reportChat",
 /**
  * The line's id (`chat`).
  */
-id: number, };
-export type ErrorCode = "bad-frame" | "bad-message" | "bad-version" | "bad-options" | "not-in-room" | "no-such-room" | "bad-token" | "not-a-player" | "no-opponent" | "not-your-turn" | "stale-move" | "illegal-move" | "game-over" | "game-in-play" | "no-draw-offer" | "rate-limited" | "server-full" | "server-error" | "seeking" | "not-seeking" | "not-signed-in" | "no-such-player" | "own-challenge" | "not-for-you" | "too-many-challenges" | "no-such-challenge" | "challenge-withdrawn" | "challenge-expired" | "challenge-taken" | "challenge-declined" | "not-challenging" | "bad-chat" | "no-such-line";
+id: number, } | { "type": "conditional", 
+/**
+ * The lines.
+ */
+lines: Array<Array<Point>>, };
+export type Point = { 
+/**
+ * The small board, 0-8 in reading order (Classic: 0).
+ */
+board: number, 
+/**
+ * The cell, 0-8 in reading order.
+ */
+cell: number, };
+export type ErrorCode = "bad-frame" | "bad-message" | "bad-version" | "bad-options" | "not-in-room" | "no-such-room" | "bad-token" | "not-a-player" | "no-opponent" | "not-your-turn" | "stale-move" | "illegal-move" | "game-over" | "game-in-play" | "no-draw-offer" | "rate-limited" | "server-full" | "server-error" | "seeking" | "not-seeking" | "not-signed-in" | "no-such-player" | "own-challenge" | "not-for-you" | "too-many-challenges" | "no-such-challenge" | "challenge-withdrawn" | "challenge-expired" | "challenge-taken" | "challenge-declined" | "not-challenging" | "bad-chat" | "no-such-line" | "bad-conditional";
 export type ChallengeEnd = "declined" | "withdrawn" | "expired";
 export type ChatPreset = "hello" | "goodLuck" | "goodGame" | "thanks" | "wellPlayed" | "rematch";
 export type ChatChannel = "players" | "spectators";
@@ -310,7 +323,8 @@ role: Role,
  */
 token: string | null, } | { "type": "state", 
 /**
- * The room.
+ * The room (boxed: it is many times the size of the other
+ * messages).
  */
 state: RoomState, 
 /**
@@ -369,4 +383,8 @@ line: ChatLine, } | { "type": "chatHistory",
 /**
  * Oldest first.
  */
-lines: Array<ChatLine>, };
+lines: Array<ChatLine>, } | { "type": "conditional", 
+/**
+ * What is left of each line, from the opponent's next move.
+ */
+lines: Array<Array<Point>>, };

@@ -466,6 +466,10 @@ impl Client {
                     outln!("{}", chat_line(&line));
                 }
             }
+            // This seat's conditional moves (set from the site's page).
+            ServerMessage::Conditional { lines } => {
+                outln!("Conditional moves kept: {} lines.", lines.len());
+            }
         }
         Ok(Step::Go)
     }

@@ -297,6 +297,34 @@ pub enum ClientMessage {
         /// The line's id (`chat`).
         id: u32,
     },
+    /// Sets the sender's conditional moves in a correspondence game, while
+    /// it is the opponent's move: each line is the opponent's move, the
+    /// answer, the opponent's next, its answer ... (2 to
+    /// [`MAX_CONDITIONAL_PLIES`] moves, an even number; at most
+    /// [`MAX_CONDITIONAL_LINES`] lines, never two answers to one move); an
+    /// empty list clears them. The server keeps them for this seat alone
+    /// and, when the opponent's move is the first of a line, plays its
+    /// answer at once. Answered `conditional`.
+    Conditional {
+        /// The lines.
+        lines: Vec<Vec<Point>>,
+    },
+}
+
+/// Conditional lines a seat may keep at most.
+pub const MAX_CONDITIONAL_LINES: usize = 16;
+/// Moves in one conditional line at most.
+pub const MAX_CONDITIONAL_PLIES: usize = 12;
+
+/// A move of a conditional line: a cell of a small board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(deny_unknown_fields)]
+pub struct Point {
+    /// The small board, 0-8 in reading order (Classic: 0).
+    pub board: u8,
+    /// The cell, 0-8 in reading order.
+    pub cell: u8,
 }
 
 /// The most characters a typed chat line holds.
@@ -426,6 +454,10 @@ pub enum ErrorCode {
     BadChat,
     /// A report of a chat line this connection's chat does not hold.
     NoSuchLine,
+    /// Conditional moves that cannot be kept: not a correspondence game in
+    /// play at the opponent's move, or lines that are not legal, too many
+    /// or too long, or give two answers to one move.
+    BadConditional,
 }
 
 /// Why a challenge ended without a game for its challenger.
@@ -707,6 +739,13 @@ pub enum ServerMessage {
     ChatHistory {
         /// Oldest first.
         lines: Vec<ChatLine>,
+    },
+    /// The seat's conditional moves as they stand (sent to that seat's
+    /// connections only): after `conditional`, on coming back to the seat,
+    /// and when the opponent's move used or ended them.
+    Conditional {
+        /// What is left of each line, from the opponent's next move.
+        lines: Vec<Vec<Point>>,
     },
 }
 

@@ -41,6 +41,7 @@ fn declarations() -> String {
         RoomOptions::decl(&cfg),
         SeekOptions::decl(&cfg),
         ClientMessage::decl(&cfg),
+        Point::decl(&cfg),
         ErrorCode::decl(&cfg),
         ChallengeEnd::decl(&cfg),
         ChatPreset::decl(&cfg),

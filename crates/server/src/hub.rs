@@ -30,7 +30,7 @@ use crate::clock::{epoch_ms, now_ms};
 use crate::pace::Pace;
 use crate::players::Player;
 use crate::push::{self, Push};
-use crate::room::{Room, Snapshot};
+use crate::room::{seat_role, Room, Snapshot};
 use crate::stakes;
 use crate::store::Store;
 
@@ -686,6 +686,18 @@ impl Members {
         }
     }
 
+    /// Sends seat `seat`'s connections (only) the seat's conditional moves.
+    fn tell_seat(&self, room: &Room, seat: u8) {
+        let message = frame(&ServerMessage::Conditional {
+            lines: room.conditional[usize::from(seat)].clone(),
+        });
+        for (role, out) in self.0.values() {
+            if *role == seat_role(usize::from(seat)) {
+                let _ = out.try_send(message.clone());
+            }
+        }
+    }
+
     /// Adds a connection to room `room` and sends it `joined` (with its
     /// seat's token, which only this connection is ever sent).
     fn add(&mut self, room: &str, conn: u64, role: Role, out: Outbox, token: Option<String>) {
@@ -1049,6 +1061,10 @@ async fn handle(
                 );
                 if role == Role::Spectator {
                     tell_one(room, members, conn);
+                } else if !room.conditional[usize::from(role == Role::Seat1)].is_empty() {
+                    // Back in the seat: its conditional moves, to it alone.
+                    let lines = room.conditional[usize::from(role == Role::Seat1)].clone();
+                    members.send(conn, &ServerMessage::Conditional { lines });
                 }
             }
             let _ = reply.send(answer);
@@ -1063,6 +1079,7 @@ async fn handle(
             if reply.is_closed() {
                 return Tell::Nobody;
             }
+            let planned = matches!(message, ClientMessage::Conditional { .. });
             let result = match members.role(conn) {
                 Err(refusal) => Err(refusal),
                 Ok(Role::Spectator) => Err(Refusal::new(
@@ -1078,13 +1095,28 @@ async fn handle(
                     .inspect_err(|_| *room = before.clone()),
                 refused => refused,
             };
+            let planned_before = before.conditional.clone();
             if result.is_ok() && !stands(hub, room, saved, before, reply.is_closed(), false).await {
                 return Tell::Nobody;
             }
-            let tell = if result.is_ok() {
-                Tell::Everyone
-            } else {
-                Tell::Nobody
+            if result.is_ok() {
+                // Each seat hears its own conditional moves when they
+                // change (the setter always); nobody else ever does.
+                for seat in 0..2u8 {
+                    let mine =
+                        matches!(members.role(conn), Ok(r) if r == seat_role(usize::from(seat)));
+                    let asked = planned && mine;
+                    if asked
+                        || room.conditional[usize::from(seat)] != planned_before[usize::from(seat)]
+                    {
+                        members.tell_seat(room, seat);
+                    }
+                }
+            }
+            let tell = match (&result, planned) {
+                // Nothing others see changed.
+                (Ok(()), true) | (Err(_), _) => Tell::Nobody,
+                (Ok(()), false) => Tell::Everyone,
             };
             let _ = reply.send(result);
             tell

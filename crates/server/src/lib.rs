@@ -17,6 +17,7 @@ pub mod archive;
 pub mod challenges;
 pub mod chat;
 pub mod clock;
+pub mod conditional;
 pub mod config;
 pub mod dbfile;
 pub mod game;

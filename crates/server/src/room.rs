@@ -6,9 +6,11 @@
 
 use uttt_core::Outcome;
 use uttt_protocol::{
-    ClientMessage, ClockState, ColourChoice, EndReason, ErrorCode, GameResult, Presence, Refusal,
-    Role, RoomOptions, RoomState, Side, Stakes, Vacation,
+    ClientMessage, ClockState, ColourChoice, EndReason, ErrorCode, GameResult, Point, Presence,
+    Refusal, Role, RoomOptions, RoomState, Side, Stakes, Vacation,
 };
+
+use crate::conditional::{self, Lines};
 
 use crate::game::{side, OnlineGame};
 use crate::players::Player;
@@ -96,6 +98,9 @@ pub struct Room {
     /// What a rated game does to the players' ratings (kept by the hub,
     /// from the store; not saved with the room).
     pub stakes: Option<Stakes>,
+    /// Each seat's conditional moves (a correspondence game; see
+    /// `conditional.rs`), private to that seat.
+    pub conditional: [Lines; 2],
 }
 
 /// A millisecond of a day.
@@ -145,6 +150,7 @@ impl Room {
             spectators: 0,
             grace_ms: GRACE_MS,
             stakes: None,
+            conditional: Default::default(),
         }
     }
 
@@ -433,6 +439,59 @@ impl Room {
         self.stop_clock(now);
         self.result = Some(GameResult { winner, reason });
         self.draw_offer = None;
+        self.conditional = Default::default();
+    }
+
+    /// Keeps `lines` as seat `seat`'s conditional moves (see
+    /// `conditional.rs`): a correspondence game in play, at the opponent's
+    /// move.
+    ///
+    /// # Errors
+    /// `bad-conditional`; nothing changes then.
+    fn set_conditional(&mut self, seat: u8, lines: &[Vec<Point>]) -> Result<(), Refusal> {
+        let refused = |why: &str| Err(Refusal::new(ErrorCode::BadConditional, why));
+        if !self.by_days() {
+            return refused("conditional moves are for games of days a move");
+        }
+        if !self.in_play() || !self.both_seated() {
+            return refused("the game is not being played");
+        }
+        if self.game.to_move() == self.side_of(seat) {
+            return refused("it is your move: conditional moves wait for your opponent's");
+        }
+        conditional::check(&self.game, lines)?;
+        self.conditional[usize::from(seat)] = lines.to_vec();
+        Ok(())
+    }
+
+    /// The opponent's move `played` is answered at once by the
+    /// conditional moves of the seat now to move, if a line of theirs
+    /// begins with it (and so on, while answers meet lines); the lines
+    /// that do not are over.
+    fn answer_conditionals(&mut self, mut played: Point, now: u64) {
+        while self.in_play() {
+            let side = self.game.to_move();
+            let seat = usize::from(if side == Side::X {
+                self.x_seat
+            } else {
+                self.x_seat ^ 1
+            });
+            let lines = std::mem::take(&mut self.conditional[seat]);
+            let (Some(answer), left) = conditional::answer(lines, played) else {
+                return;
+            };
+            self.conditional[seat] = left;
+            let ply = self.game.ply();
+            if self
+                .play(side, ply, answer.board, answer.cell, now)
+                .is_err()
+            {
+                // Checked when kept; should the game differ, the lines end.
+                self.conditional[seat].clear();
+                return;
+            }
+            played = answer;
+        }
     }
 
     /// Charges the running side for its time so far and stops its clock.
@@ -452,7 +511,12 @@ impl Room {
         self.settle(now);
         let me = self.side_of(seat);
         match *message {
-            ClientMessage::Move { ply, board, cell } => self.play(me, ply, board, cell, now),
+            ClientMessage::Move { ply, board, cell } => {
+                self.play(me, ply, board, cell, now)?;
+                self.answer_conditionals(Point { board, cell }, now);
+                Ok(())
+            }
+            ClientMessage::Conditional { ref lines } => self.set_conditional(seat, lines),
             ClientMessage::Resign {} => {
                 self.must_be_in_play()?;
                 if !self.both_seated() {
@@ -582,6 +646,7 @@ impl Room {
             self.x_seat ^= 1;
             self.game = OnlineGame::new(self.options.kind, self.options.rules);
             self.clock = new_clock(&self.options);
+            self.conditional = Default::default();
             self.start_clock(now);
             self.restart_absences(now);
             self.result = None;
@@ -692,6 +757,8 @@ pub struct Snapshot {
     /// When each seat's player's vacation ends, while on one (see
     /// [`Room::set_vacation`]).
     pub vacation: [Option<u64>; 2],
+    /// Each seat's conditional moves.
+    pub conditional: [Lines; 2],
 }
 
 impl Snapshot {
@@ -731,6 +798,7 @@ impl Room {
             draw_offer: self.draw_offer,
             rematch: self.rematch,
             vacation: [0, 1].map(|i| self.seats[i].as_ref().and_then(|s| s.vacation)),
+            conditional: self.conditional.clone(),
         }
     }
 
@@ -783,6 +851,7 @@ impl Room {
             spectators: 0,
             grace_ms,
             stakes: None,
+            conditional: snapshot.conditional,
         };
         if let (Some(clock), Some(left)) = (room.clock.as_mut(), snapshot.clock_left) {
             clock.left = left;
@@ -802,7 +871,7 @@ impl Room {
     }
 }
 
-fn seat_role(seat: usize) -> Role {
+pub(crate) fn seat_role(seat: usize) -> Role {
     if seat == 0 {
         Role::Seat0
     } else {

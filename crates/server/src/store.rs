@@ -91,6 +91,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../migrations/08-watch.sql")),
         M::up(include_str!("../migrations/09-push.sql")),
         M::up(include_str!("../migrations/10-vacation.sql")),
+        M::up(include_str!("../migrations/11-conditional.sql")),
     ])
 }
 
@@ -497,14 +498,14 @@ fn save_all(connection: &Connection, snapshots: &[&Snapshot]) -> rusqlite::Resul
         let mut insert = transaction.prepare_cached(
             "INSERT INTO rooms (code, options, token0, token1, game_number, x_seat, record,
                 clock_x, clock_o, result, draw_offer, rematch, updated_ms, player0, player1,
-                deadline_ms, remind_ms, vacation0_ms, vacation1_ms)
+                deadline_ms, remind_ms, vacation0_ms, vacation1_ms, conditional0, conditional1)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-                ?18, ?19)
+                ?18, ?19, ?20, ?21)
              ON CONFLICT (code) DO UPDATE SET options = ?2, token0 = ?3, token1 = ?4,
                 game_number = ?5, x_seat = ?6, record = ?7, clock_x = ?8, clock_o = ?9,
                 result = ?10, draw_offer = ?11, rematch = ?12, updated_ms = ?13,
                 player0 = ?14, player1 = ?15, deadline_ms = ?16, remind_ms = ?17,
-                vacation0_ms = ?18, vacation1_ms = ?19",
+                vacation0_ms = ?18, vacation1_ms = ?19, conditional0 = ?20, conditional1 = ?21",
         )?;
         for s in snapshots {
             let [clock_x, clock_o] = s
@@ -530,6 +531,8 @@ fn save_all(connection: &Connection, snapshots: &[&Snapshot]) -> rusqlite::Resul
                 crate::push::remind_at(s).map(ms_to_sql),
                 s.vacation[0].map(ms_to_sql),
                 s.vacation[1].map(ms_to_sql),
+                (!s.conditional[0].is_empty()).then(|| json(&s.conditional[0])),
+                (!s.conditional[1].is_empty()).then(|| json(&s.conditional[1])),
             ])?;
             // The archive holds a game's end exactly when the saved room
             // says the game ended: archived and rated with the save that
@@ -553,7 +556,7 @@ pub(crate) fn ms_to_sql(ms: u64) -> i64 {
 
 /// A room's columns, with its seats' players' names (`seat0`, `seat1`:
 /// the players table, joined).
-const COLUMNS: &str = "code, options, token0, token1, game_number, x_seat, record, clock_x, clock_o, result, draw_offer, rematch, player0, seat0.name, player1, seat1.name, deadline_ms, vacation0_ms, vacation1_ms";
+const COLUMNS: &str = "code, options, token0, token1, game_number, x_seat, record, clock_x, clock_o, result, draw_offer, rematch, player0, seat0.name, player1, seat1.name, deadline_ms, vacation0_ms, vacation1_ms, conditional0, conditional1";
 /// The rooms, with their seats' players.
 const ROOMS: &str = "rooms LEFT JOIN players AS seat0 ON seat0.id = rooms.player0 LEFT JOIN players AS seat1 ON seat1.id = rooms.player1";
 
@@ -610,7 +613,14 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Snapshot> {
         players: [(12, 13), (14, 15)].map(|(id, name)| seat_player(r, id, name)),
         deadline: r.get::<_, Option<i64>>(16)?.map(ms),
         vacation: [17, 18].map(|i| r.get::<_, Option<i64>>(i).ok().flatten().map(ms)),
+        conditional: [conditional(r, 19)?, conditional(r, 20)?],
     })
+}
+
+/// A seat's conditional moves from column `i` (none: no lines).
+fn conditional(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<crate::conditional::Lines> {
+    r.get::<_, Option<String>>(i)?
+        .map_or(Ok(Vec::new()), |text| parse(i, &text))
 }
 
 /// The player of a seat, from its id and name columns (none when the seat
@@ -654,6 +664,7 @@ mod tests {
             draw_offer: Some(Side::O),
             rematch: [false, true],
             vacation: [None; 2],
+            conditional: Default::default(),
         }
     }
 

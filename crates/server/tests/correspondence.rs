@@ -352,3 +352,93 @@ fn a_vacation_holds_a_players_days_and_gives_back_the_unused_ones() {
         (serde_json::json!(14), serde_json::json!(11))
     );
 }
+
+fn point(board: u8, cell: u8) -> uttt_protocol::Point {
+    uttt_protocol::Point { board, cell }
+}
+
+/// The next `conditional` frame `client` hears.
+fn conditional_of(client: &mut Client) -> Vec<Vec<uttt_protocol::Point>> {
+    client.until("conditional moves", |m| match m {
+        ServerMessage::Conditional { lines } => Some(lines.clone()),
+        ServerMessage::Error { code, message } => panic!("refused: {code:?} {message}"),
+        _ => None,
+    })
+}
+
+#[test]
+fn conditional_moves_answer_at_once_are_kept_and_told_to_their_seat_alone() {
+    let server = server();
+    let (ann, _) = player(&server);
+    let (bob, bob_name) = player(&server);
+    let mut a = Client::connect_as(server.addr, Some(&ann));
+    a.send(&ClientMessage::Challenge {
+        options: ultimate_by_days(1),
+        to: Some(bob_name),
+    });
+    let id = a.until("challenging", |m| match m {
+        ServerMessage::Challenging { id } => Some(id.clone()),
+        _ => None,
+    });
+    let mut b = Client::connect_as(server.addr, Some(&bob));
+    b.send(&ClientMessage::AcceptChallenge { id });
+    let (code, _, _) = joined(&mut a);
+    joined(&mut b);
+    let mut watcher = Client::connect(server.addr);
+    watcher.send(&ClientMessage::Join {
+        room: code.clone(),
+        token: None,
+    });
+    a.send(&mv(0, 4, 4));
+    b.state(|s| s.to_move == Side::O);
+    // Not at one's own move.
+    b.send(&ClientMessage::Conditional {
+        lines: vec![vec![point(0, 4), point(4, 8)]],
+    });
+    assert_eq!(b.error(), ErrorCode::BadConditional);
+    b.send(&mv(1, 4, 0));
+    b.state(|s| s.to_move == Side::X);
+
+    // At Ann's move, Bob plans: if a1-ish (board 0, cell 0), answer in it.
+    let lines = vec![
+        vec![point(0, 4), point(4, 8)],
+        vec![point(0, 0), point(0, 4), point(4, 1), point(1, 4)],
+    ];
+    b.send(&ClientMessage::Conditional {
+        lines: vec![vec![point(5, 0), point(0, 1)]],
+    });
+    assert_eq!(b.error(), ErrorCode::BadConditional, "an illegal line");
+    b.send(&ClientMessage::Conditional {
+        lines: lines.clone(),
+    });
+    assert_eq!(conditional_of(&mut b), lines);
+
+    // Kept while nobody is there, and given back to Bob's seat alone.
+    drop(b);
+    drop(watcher);
+    let mut b = Client::connect_as(server.addr, Some(&bob));
+    b.send(&ClientMessage::Join {
+        room: code.clone(),
+        token: None,
+    });
+    joined(&mut b);
+    assert_eq!(conditional_of(&mut b), lines);
+
+    // Ann plays the line's move: Bob's answer comes at once.
+    a.send(&mv(2, 0, 0));
+    let state = a.state(|s| s.record.split(':').nth(1).unwrap_or("").len() == 8);
+    assert_eq!(state.to_move, Side::X);
+    assert_eq!(conditional_of(&mut b), vec![vec![point(4, 1), point(1, 4)]]);
+    // Ann plays off the line: it is over, and Bob is to move.
+    a.send(&mv(4, 4, 2));
+    assert!(conditional_of(&mut b).is_empty());
+    b.state(|s| s.to_move == Side::O);
+    // Ann never heard of any of it.
+    a.frames_for(Duration::from_millis(300));
+    assert!(
+        a.seen
+            .iter()
+            .all(|m| !matches!(m, ServerMessage::Conditional { .. })),
+        "the opponent heard of the conditional moves"
+    );
+}

@@ -310,6 +310,7 @@ fn a_database_of_the_version_before_takes_attached_games() {
              ALTER TABLE players DROP COLUMN vacation_year; ALTER TABLE players DROP COLUMN vacation_days;
              ALTER TABLE players DROP COLUMN vacation_until_ms; ALTER TABLE rooms DROP COLUMN vacation0_ms;
              ALTER TABLE rooms DROP COLUMN vacation1_ms;
+             ALTER TABLE rooms DROP COLUMN conditional0; ALTER TABLE rooms DROP COLUMN conditional1;
              PRAGMA user_version = 4;",
         )
         .unwrap();
@@ -348,5 +349,5 @@ fn a_database_of_the_version_before_takes_attached_games() {
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .unwrap()
     };
-    assert_eq!(version, 10);
+    assert_eq!(version, 11);
 }

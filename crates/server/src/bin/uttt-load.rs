@@ -332,6 +332,7 @@ async fn player((url, totals, playing, stop, pause, game): Common, start: Start)
             ServerMessage::Pong { .. }
             | ServerMessage::Chat { .. }
             | ServerMessage::ChatHistory { .. }
+            | ServerMessage::Conditional { .. }
             | ServerMessage::Spectators { .. }
             | ServerMessage::Seeking { .. }
             | ServerMessage::SeekEnded {}

@@ -212,6 +212,7 @@ mod tests {
             draw_offer: None,
             rematch: [false; 2],
             vacation: [None; 2],
+            conditional: Default::default(),
         }
     }
 
