@@ -131,7 +131,7 @@ export function createController() {
     restore: () => saving.restore(),
     commit,
     jump: (ply) => jump(ply),
-    chatChanged: () => tell({ cause: 'chat' }),
+    roomChanged: (cause) => tell({ cause }),
   });
 
   /** Online play, as the Online pane drives it: a room created or joined, its actions, leaving it for good. */
@@ -391,7 +391,7 @@ export function createController() {
     keepAnalysing, evaluationCapped, evaluationQuiet, setLiveEval, analyse, aiProgress, aiSurvey,
     aiAnalysis, getReview, reviewGame, stopReview, getPuzzle, startPuzzle, revealPuzzle,
     leavePuzzle, onlineCreate, onlineJoin, onlineResign, onlineOfferDraw, onlineDeclineDraw,
-    onlineLeave, onlineRoom, onlineChat: onlineFeature.chat, onlineSeek, onlineCancelSeek, onlineChallenge, onlineAcceptChallenge, onlineDeclineChallenge, onlineCancelChallenge, playEngineInstead, account, historySync, play, undo, redo, continueHere, step, jump, getLines, jumpToNode,
+    onlineLeave, onlineRoom, onlineChat: onlineFeature.chat, onlineConditional: onlineFeature.conditional, onlineSeek, onlineCancelSeek, onlineChallenge, onlineAcceptChallenge, onlineDeclineChallenge, onlineCancelChallenge, playEngineInstead, account, historySync, play, undo, redo, continueHere, step, jump, getLines, jumpToNode,
     showLine, promoteLine, deleteLine, inProgress, newGame, rematch, updateSettings, setPaused,
     loadRecord, subscribe, archiveChanged, archiveGames, clearArchive, getState, pageState, start,
     refresh, aiTrouble,

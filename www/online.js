@@ -214,6 +214,9 @@ export class OnlineSession {
       case 'chatHistory':
         this.on.chat(message.lines, true);
         break;
+      case 'conditional':
+        this.on.conditional(message.lines);
+        break;
       case 'error':
         // Back with a token the server no longer knows: watch instead.
         if (message.code === 'bad-token' && this.room) {

@@ -24,6 +24,7 @@ import { confirmDialog } from './dialog.js';
 import { opponentHere } from './features/room.js';
 import { accountButton } from './features/account.js';
 import { createChatPanel } from './chatpanel.js';
+import { createConditionalPanel } from './conditionalpanel.js';
 import { daysClockText, timeControl } from './timecontrol.js';
 
 /** The timings offered: none, then seconds at the start + seconds a move, then days a move. */
@@ -122,7 +123,7 @@ export function initOnline(host, controller, { tabs, notify }) {
   const decline = el('button', { type: 'button', class: 'btn', 'data-action': 'online-decline' });
   const rematch = el('button', { type: 'button', class: 'btn primary', 'data-action': 'online-rematch' });
   const leave = el('button', { type: 'button', class: 'btn', 'data-action': 'online-leave' });
-  const room = el('div', { class: 'online-room' }, who, invite, el('p', { class: 'online-actions' }, resign, draw, decline, rematch, leave), createChatPanel(controller));
+  const room = el('div', { class: 'online-room' }, who, invite, el('p', { class: 'online-actions' }, resign, draw, decline, rematch, leave), createConditionalPanel(controller), createChatPanel(controller));
   const heading = el('h3', { id: 'online-heading' });
   // Play now is shown in the Play view (playview.js); the tab keeps the
   // player's name while the view is closed, and the way to the view.

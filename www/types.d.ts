@@ -109,7 +109,9 @@ declare global {
     /** The live evaluation of the shown position stopped at its cap, or no longer is. */
     | { cause: 'eval-capped'; capped: boolean }
     /** The online room's chat has new lines (onlineRoom().chat). */
-    | { cause: 'chat' };
+    | { cause: 'chat' }
+    /** The seat's conditional moves changed (onlineRoom().conditional). */
+    | { cause: 'conditional' };
 
   /** A search or analysis report as the panes read it (features/analysis.js reportDetail). */
   type ReportDetail = Pick<Report, 'depth' | 'score' | 'mate' | 'xWins' | 'draw' | 'oWins' | 'pv' | 'nodes'> & {

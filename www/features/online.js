@@ -15,9 +15,11 @@ import { createSeek } from './seek.js';
 import { createChallenge } from './challenge.js';
 import { noteRoom } from '../running.js';
 import { createChat } from './chat.js';
+import { createConditional } from './conditional.js';
 /** The server's refusals a player may meet, by code; any other is said in general terms. */
 const REFUSALS = new Set(['no-such-room', 'server-full', 'rate-limited', 'not-your-turn', 'stale-move', 'game-over', 'no-opponent',
-  'no-such-player', 'own-challenge', 'not-for-you', 'too-many-challenges', 'no-such-challenge', 'challenge-withdrawn', 'challenge-expired', 'challenge-taken', 'challenge-declined']);
+  'no-such-player', 'own-challenge', 'not-for-you', 'too-many-challenges', 'no-such-challenge', 'challenge-withdrawn', 'challenge-expired', 'challenge-taken', 'challenge-declined',
+  'bad-conditional']);
 
 /**
  * The string key that says refusal `{code, message}` in the player's language.
@@ -40,6 +42,7 @@ function refusalKey(refusal) {
  *   seek: import('./seek.js').Seek | null,
  *   challenge: import('./challenge.js').Challenge | null,
  *   chat: import('../protocol').ChatLine[],
+ *   conditional: import('../protocol').Point[][],
  * }} OnlineState
  */
 
@@ -52,7 +55,8 @@ function refusalKey(refusal) {
  * archive), `dropStaleReview()`, `startReview()`; `restore()` (the local
  * game as saved), `commit(cause)` and `jump(ply)`; `signIn()`, the
  * session a first online action makes (api.js's ensureSession);
- * `chatChanged()`, told when the room's chat has new lines.
+ * `roomChanged(cause)`, told when the room's chat has new lines ('chat')
+ * or the seat's conditional moves changed ('conditional').
  * @param {{
  *   state: any,
  *   connect: (on: any) => import('../online.js').OnlineSession,
@@ -68,11 +72,11 @@ function refusalKey(refusal) {
  *   restore: () => any,
  *   commit: (cause: GameCause) => void,
  *   jump: (ply: number) => void,
- *   chatChanged: () => void,
+ *   roomChanged: (cause: 'chat' | 'conditional') => void,
  * }} deps
  */
 export function createOnline(deps) {
-  const { state, connect, signIn, announce, notify, clearNotice, stopAi, endPuzzle, record, dropStaleReview, startReview, restore, commit, jump, chatChanged } = deps;
+  const { state, connect, signIn, announce, notify, clearNotice, stopAi, endPuzzle, record, dropStaleReview, startReview, restore, commit, jump, roomChanged } = deps;
   /** @type {import('../online.js').OnlineSession | null} */
   let session = null;
   /** The string key of why the last attempt to create or join failed, or null. */
@@ -115,7 +119,9 @@ export function createOnline(deps) {
     return session?.send(message) ?? false;
   }
   /** The room's chat (features/chat.js): its lines live in `state.online.chat`. */
-  const chat = createChat({ state, send, changed: chatChanged });
+  const chat = createChat({ state, send, changed: () => roomChanged('chat') });
+  /** This seat's conditional moves (features/conditional.js): in `state.online.conditional`. */
+  const conditional = createConditional({ state, send, changed: () => roomChanged('conditional') });
 
 
   /**
@@ -177,7 +183,7 @@ export function createOnline(deps) {
     clearNotice();
     if (state.puzzle) endPuzzle();
     /** @type {OnlineState} */
-    const online = { connection: 'connecting', room: null, role: null, side: null, roomState: null, receivedAt: 0, recorded: new Set(), inPlay: new Set(), seek: null, challenge: null, chat: [] };
+    const online = { connection: 'connecting', room: null, role: null, side: null, roomState: null, receivedAt: 0, recorded: new Set(), inPlay: new Set(), seek: null, challenge: null, chat: [], conditional: [] };
     state.online = online;
     const mine = connect(listeners(() => session === mine));
     session = mine;
@@ -196,6 +202,7 @@ export function createOnline(deps) {
       challenging: (message) => current() && challenging.came(message),
       challengeEnded: (message) => current() && challenging.ended(message),
       chat: (lines, whole) => current() && chat.came(lines, whole),
+      conditional: (lines) => current() && conditional.came(lines),
       // Refused before any room was entered (no such room, too many rooms,
       // the server full): nothing to show but the reason.
       error: (message) => {
@@ -363,6 +370,7 @@ export function createOnline(deps) {
       seek: online?.seek ?? null,
       challenge: online?.challenge ?? null,
       chat: online?.chat ?? [],
+      conditional: online?.conditional ?? [],
     };
   }
 
@@ -385,6 +393,8 @@ export function createOnline(deps) {
     rematch: () => send({ type: 'rematch' }),
     /** The room's chat: says a preset or typed words, reports a line. */
     chat: { say: chat.say, report: chat.report },
+    /** This seat's conditional moves: sets them all. */
+    conditional: { set: conditional.set },
     isOnline: () => state.online !== null,
   };
 }
