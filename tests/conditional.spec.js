@@ -6,21 +6,11 @@
 // opponent never sees the line.
 
 import { test, expect } from './support/fixtures.js';
-import { open, openPlay, showTab, cell, expectMarks, person } from './game-helpers.js';
-
-const root = (page) => page.locator('html');
+import { showTab, cell, expectMarks, pairedByPlayNow } from './game-helpers.js';
 
 test('a conditional move answers the opponent at once, seen by its player alone', async ({ page, browser }) => {
   const errors = [];
-  const other = await person(browser, errors);
-  for (const who of [page, other.page]) {
-    await open(who);
-    await openPlay(who);
-    await who.locator('[data-action="play-now"][data-tc="2d"]').click();
-  }
-  for (const who of [page, other.page]) await expect(root(who)).toHaveAttribute('data-online-state', 'playing');
-  const iAmX = await page.evaluate(() => document.querySelector('#player-x-name')?.textContent?.includes(document.querySelector('[data-me]')?.getAttribute('data-me') ?? '?'));
-  const [x, o] = iAmX ? [page, other.page] : [other.page, page];
+  const { x, o, other } = await pairedByPlayNow(page, browser, errors);
   await cell(x, 4, 4).click();
   await expectMarks(o, 1);
   await cell(o, 4, 0).click();

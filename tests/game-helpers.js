@@ -175,3 +175,23 @@ export async function watched(context, errors, allowed = null) {
   });
   return page;
 }
+
+/**
+ * `page` and a new person (`other`: their context and page, with `context`
+ * options, made ready by `prepare(context)` before their page opens) press
+ * Play now at timing `tc` and are paired; resolves once both play, to
+ * `{x, o, other}`, the pages of X and O.
+ */
+export async function pairedByPlayNow(page, browser, errors, { tc = '2d', context = {}, prepare = async () => {} } = {}) {
+  const other = await person(browser, errors, { context });
+  await prepare(other.context);
+  for (const who of [page, other.page]) {
+    await open(who);
+    await openPlay(who);
+    await who.locator(`[data-action="play-now"][data-tc="${tc}"]`).click();
+  }
+  for (const who of [page, other.page]) await expect(who.locator('html')).toHaveAttribute('data-online-state', 'playing');
+  const pageIsX = await page.evaluate(() => document.querySelector('#player-x-name')?.textContent?.includes(document.querySelector('[data-me]')?.getAttribute('data-me') ?? '?'));
+  const [x, o] = pageIsX ? [page, other.page] : [other.page, page];
+  return { x, o, other };
+}

@@ -13,9 +13,7 @@
 import { createServer } from 'node:http';
 import { createECDH, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { test, expect } from './support/fixtures.js';
-import { open, openPlay, showTab, cell, expectMarks, person } from './game-helpers.js';
-
-const root = (page) => page.locator('html');
+import { open, showTab, cell, expectMarks, pairedByPlayNow } from './game-helpers.js';
 const base64url = (bytes) => Buffer.from(bytes).toString('base64url');
 
 /** The test's push service: every message is kept by its path, answered 201. */
@@ -142,15 +140,10 @@ test('a game of days tells the player whose move it is, in the page or by a noti
   const endpoint = (who) => `http://127.0.0.1:${service.port}/${who}`;
   const keys = { en: browserKeys(), zh: browserKeys() };
   await pushable(page.context(), endpoint('en'), keys.en);
-  const other = await person(browser, errors, { context: { locale: 'zh-CN' } });
-  await pushable(other.context, endpoint('zh'), keys.zh);
-
-  for (const who of [page, other.page]) {
-    await open(who);
-    await openPlay(who);
-    await who.locator('[data-action="play-now"][data-tc="2d"]').click();
-  }
-  for (const who of [page, other.page]) await expect(root(who)).toHaveAttribute('data-online-state', 'playing');
+  const { x, o, other } = await pairedByPlayNow(page, browser, errors, {
+    context: { locale: 'zh-CN' },
+    prepare: (context) => pushable(context, endpoint('zh'), keys.zh),
+  });
 
   // The game has begun: each is offered notifications, in their language,
   // and turns them on; the offer goes.
@@ -163,9 +156,7 @@ test('a game of days tells the player whose move it is, in the page or by a noti
     expect(await who.evaluate(() => /** @type {any} */ (window).asked)).toBe(1);
   }
 
-  const names = await page.evaluate(() => [document.querySelector('#player-x-name')?.textContent ?? '', document.querySelector('[data-me]')?.getAttribute('data-me') ?? '?']);
-  const englishIsX = names[0].includes(names[1]);
-  const [x, o] = englishIsX ? [page, other.page] : [other.page, page];
+  const englishIsX = x === page;
   const oLang = englishIsX ? 'zh' : 'en';
   const oContext = englishIsX ? other.context : page.context();
   const xName = await x.locator('[data-me]').getAttribute('data-me');

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use crate::support::api::{call, json, new_player, player, Who};
 use crate::support::client::{mv, Client};
-use crate::support::{fresh_db, players_server, Server};
+use crate::support::{challenged, fresh_db, players_server, skip, Server};
 use uttt_protocol::{
     ClientMessage, ClockSetting, ColourChoice, EndReason, ErrorCode, Kind, Role, RoomOptions,
     RuleSet, SeekOptions, ServerMessage, Side,
@@ -75,20 +75,7 @@ fn a_day_a_move_game_is_played_over_days_and_lost_on_time_unattended() {
     let server = server();
     let (ann, ann_name) = player(&server);
     let (bob, bob_name) = player(&server);
-    let mut a = Client::connect_as(server.addr, Some(&ann));
-    a.send(&ClientMessage::Challenge {
-        options: ultimate_by_days(1),
-        to: Some(bob_name.clone()),
-    });
-    let id = a.until("challenging", |m| match m {
-        ServerMessage::Challenging { id } => Some(id.clone()),
-        ServerMessage::Error { code, message } => panic!("challenge refused: {code:?} {message}"),
-        _ => None,
-    });
-    let mut b = Client::connect_as(server.addr, Some(&bob));
-    b.send(&ClientMessage::AcceptChallenge { id });
-    let (code, _, _) = joined(&mut a);
-    joined(&mut b);
+    let (mut a, mut b, code) = challenged(&server, &ann, ultimate_by_days(1), (&bob, &bob_name));
     let state = a.state(|s| s.o_name.is_some());
     assert_eq!(state.options.days, Some(1));
     let clock = state.clock.expect("a day clock");
@@ -150,21 +137,11 @@ fn a_day_a_move_game_is_played_over_days_and_lost_on_time_unattended() {
     put_away(&server, &code);
 
     // Twenty-three hours pass: nothing happens.
-    let skip = |ms: u64| {
-        let reply = call(
-            &server,
-            "POST",
-            "/test/clock",
-            &Who::default(),
-            &format!("{{\"skipMs\":{ms}}}"),
-        );
-        assert_eq!(reply.status, 200, "{}", reply.raw);
-        reply.body["woken"].as_u64().unwrap()
-    };
-    assert_eq!(skip(23 * 3_600_000), 0);
+    let woken_after = |ms: u64| skip(&server, ms)["woken"].as_u64().unwrap();
+    assert_eq!(woken_after(23 * 3_600_000), 0);
     assert_eq!(playing(&server, &bob).len(), 1);
     // A day and a minute: Bob's day ran out while nobody was there.
-    assert_eq!(skip(3_600_000 + 60_000), 1);
+    assert_eq!(woken_after(3_600_000 + 60_000), 1);
     let mut watcher = Client::connect(server.addr);
     watcher.send(&ClientMessage::Join {
         room: code.clone(),
@@ -247,19 +224,7 @@ fn a_vacation_holds_a_players_days_and_gives_back_the_unused_ones() {
     let (ann, _, _) = new_player(&server);
     let (bob, bob_name, bob_csrf) = new_player(&server);
     let page = Who::page(&bob, &bob_csrf);
-    let mut a = Client::connect_as(server.addr, Some(&ann));
-    a.send(&ClientMessage::Challenge {
-        options: ultimate_by_days(1),
-        to: Some(bob_name),
-    });
-    let id = a.until("challenging", |m| match m {
-        ServerMessage::Challenging { id } => Some(id.clone()),
-        _ => None,
-    });
-    let mut b = Client::connect_as(server.addr, Some(&bob));
-    b.send(&ClientMessage::AcceptChallenge { id });
-    let (code, _, _) = joined(&mut a);
-    joined(&mut b);
+    let (mut a, mut b, code) = challenged(&server, &ann, ultimate_by_days(1), (&bob, &bob_name));
     a.send(&mv(0, 4, 4));
     b.state(|s| s.to_move == Side::O);
 
@@ -285,18 +250,8 @@ fn a_vacation_holds_a_players_days_and_gives_back_the_unused_ones() {
     put_away(&server, &code);
 
     // Two days pass: nothing is lost.
-    let skip = |ms: u64| {
-        let reply = call(
-            &server,
-            "POST",
-            "/test/clock",
-            &Who::default(),
-            &format!("{{\"skipMs\":{ms}}}"),
-        );
-        assert_eq!(reply.status, 200, "{}", reply.raw);
-        reply.body["woken"].as_u64().unwrap()
-    };
-    assert_eq!(skip(2 * DAY_MS + 3_600_000), 0);
+    let woken_after = |ms: u64| skip(&server, ms)["woken"].as_u64().unwrap();
+    assert_eq!(woken_after(2 * DAY_MS + 3_600_000), 0);
     let held = playing(&server, &bob)[0]["deadline"].as_u64().unwrap();
     assert!(held > until + DAY_MS - 60_000, "{held} {until}");
 
@@ -316,7 +271,7 @@ fn a_vacation_holds_a_players_days_and_gives_back_the_unused_ones() {
         deadline + 22 * 3_600_000 < held,
         "the clock still stands: {deadline} {held}"
     );
-    assert_eq!(skip(DAY_MS + 60_000), 1);
+    assert_eq!(woken_after(DAY_MS + 60_000), 1);
     let mut watcher = Client::connect(server.addr);
     watcher.send(&ClientMessage::Join {
         room: code,
@@ -371,19 +326,7 @@ fn conditional_moves_answer_at_once_are_kept_and_told_to_their_seat_alone() {
     let server = server();
     let (ann, _) = player(&server);
     let (bob, bob_name) = player(&server);
-    let mut a = Client::connect_as(server.addr, Some(&ann));
-    a.send(&ClientMessage::Challenge {
-        options: ultimate_by_days(1),
-        to: Some(bob_name),
-    });
-    let id = a.until("challenging", |m| match m {
-        ServerMessage::Challenging { id } => Some(id.clone()),
-        _ => None,
-    });
-    let mut b = Client::connect_as(server.addr, Some(&bob));
-    b.send(&ClientMessage::AcceptChallenge { id });
-    let (code, _, _) = joined(&mut a);
-    joined(&mut b);
+    let (mut a, mut b, code) = challenged(&server, &ann, ultimate_by_days(1), (&bob, &bob_name));
     let mut watcher = Client::connect(server.addr);
     watcher.send(&ClientMessage::Join {
         room: code.clone(),

@@ -23,7 +23,7 @@ use uttt_protocol::{ClientMessage, ColourChoice, Kind, RoomOptions, RuleSet, Ser
 
 use crate::support::api::{call, new_player, Reply, Who};
 use crate::support::client::{mv, Client};
-use crate::support::{fresh_db, players_server, Server};
+use crate::support::{challenge, fresh_db, players_server, skip, Server};
 
 /// One message as the push service took it.
 struct Delivery {
@@ -236,35 +236,21 @@ fn a_correspondence_game_is_told_to_each_players_browser_by_push() {
 
     // Ann challenges Bob to a game of a day a move: Bob is told.
     let mut a = Client::connect_as(server.addr, Some(ann.secret()));
-    a.send(&ClientMessage::Challenge {
-        options: by_days(1),
-        to: Some(bob.name.clone()),
-    });
-    let id = a.until("challenging", |m| match m {
-        ServerMessage::Challenging { id } => Some(id.clone()),
-        _ => None,
-    });
+    let id = challenge(&mut a, by_days(1), &bob.name);
     let told = service.next();
     signed_by(&told, &key, &service);
-    let challenge = bob.read(&told);
-    assert_eq!(challenge["kind"], "challenge");
-    assert_eq!(challenge["id"], id.as_str());
-    assert_eq!(challenge["from"], ann.name.as_str());
-    assert_eq!(challenge["options"]["days"], 1);
+    let challenged = bob.read(&told);
+    assert_eq!(challenged["kind"], "challenge");
+    assert_eq!(challenged["id"], id.as_str());
+    assert_eq!(challenged["from"], ann.name.as_str());
+    assert_eq!(challenged["options"]["days"], 1);
     assert_eq!(told.headers["ttl"], "600");
     // Withdrawn and made again: Bob is not told twice in ten minutes.
     a.send(&ClientMessage::CancelChallenge {});
     a.until("the challenge's end", |m| {
         matches!(m, ServerMessage::ChallengeEnded { .. }).then_some(())
     });
-    a.send(&ClientMessage::Challenge {
-        options: by_days(1),
-        to: Some(bob.name.clone()),
-    });
-    let id = a.until("challenging", |m| match m {
-        ServerMessage::Challenging { id } => Some(id.clone()),
-        _ => None,
-    });
+    let id = challenge(&mut a, by_days(1), &bob.name);
     assert!(service.quiet(), "a second challenge notice");
 
     // Bob accepts: Ann, X, is told it is her move.
@@ -302,23 +288,17 @@ fn a_correspondence_game_is_told_to_each_players_browser_by_push() {
     b.state(|s| s.record.split(':').nth(1).unwrap_or("").len() == 6);
 
     // Eighteen hours on, Bob's day is running out: one reminder.
-    let skip = |ms: u64| {
-        let reply = call(
-            &server,
-            "POST",
-            "/test/clock",
-            &Who::default(),
-            &format!("{{\"skipMs\":{ms}}}"),
-        );
-        assert_eq!(reply.status, 200, "{}", reply.raw);
-        reply.body["reminded"].as_u64().unwrap()
-    };
-    assert_eq!(skip(17 * 3_600_000), 0);
-    assert_eq!(skip(3_600_000 + 60_000), 1);
+    let reminded_after = |ms: u64| skip(&server, ms)["reminded"].as_u64().unwrap();
+    assert_eq!(reminded_after(17 * 3_600_000), 0);
+    assert_eq!(reminded_after(3_600_000 + 60_000), 1);
     let reminder = bob.read(&service.next());
     assert_eq!(reminder["kind"], "reminder");
     assert_eq!(reminder["room"], room.as_str());
-    assert_eq!(skip(60_000), 0, "a second reminder for the same move");
+    assert_eq!(
+        reminded_after(60_000),
+        0,
+        "a second reminder for the same move"
+    );
 
     // Bob resigns: both are told, each their outcome.
     b.send(&ClientMessage::Resign {});

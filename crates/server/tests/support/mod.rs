@@ -298,3 +298,51 @@ pub fn rated_win(server: &Server, x: &str, o: &str) {
     }
     assert!(last.unwrap().result.is_some(), "the game did not end");
 }
+
+/// Moves the server's clocks `ms` forward (`POST /test/clock`, the
+/// failpoints build) and returns its answer (`{woken, reminded}`).
+pub fn skip(server: &Server, ms: u64) -> serde_json::Value {
+    let reply = api::call(
+        server,
+        "POST",
+        "/test/clock",
+        &api::Who::default(),
+        &format!("{{\"skipMs\":{ms}}}"),
+    );
+    assert_eq!(reply.status, 200, "{}", reply.raw);
+    reply.body
+}
+
+/// `challenger` challenges the player named `to` to a game of `options`:
+/// the challenge's id.
+pub fn challenge(challenger: &mut Client, options: RoomOptions, to: &str) -> String {
+    challenger.send(&ClientMessage::Challenge {
+        options,
+        to: Some(to.to_string()),
+    });
+    challenger.until("challenging", |m| match m {
+        uttt_protocol::ServerMessage::Challenging { id } => Some(id.clone()),
+        uttt_protocol::ServerMessage::Error { code, message } => {
+            panic!("challenge refused: {code:?} {message}")
+        }
+        _ => None,
+    })
+}
+
+/// A game of `options` between the sessions `challenger` and `other`
+/// (named `other_name`), who accepts the challenge: both seated, their
+/// clients and the room's code.
+pub fn challenged(
+    server: &Server,
+    challenger: &str,
+    options: RoomOptions,
+    (other, other_name): (&str, &str),
+) -> (Client, Client, String) {
+    let mut a = Client::connect_as(server.addr, Some(challenger));
+    let id = challenge(&mut a, options, other_name);
+    let mut b = Client::connect_as(server.addr, Some(other));
+    b.send(&ClientMessage::AcceptChallenge { id });
+    let (code, _, _) = a.joined();
+    b.joined();
+    (a, b, code)
+}
