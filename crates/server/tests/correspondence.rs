@@ -8,11 +8,11 @@
 use std::time::Duration;
 
 use crate::support::api::{call, json, new_player, player, Who};
-use crate::support::client::{mv, Client};
+use crate::support::client::{mv, ultimate_by_days, Client};
 use crate::support::{challenged, fresh_db, players_server, skip, Server};
 use uttt_protocol::{
-    ClientMessage, ClockSetting, ColourChoice, EndReason, ErrorCode, Kind, Role, RoomOptions,
-    RuleSet, SeekOptions, ServerMessage, Side,
+    ClientMessage, ClockSetting, EndReason, ErrorCode, Kind, Role, RoomOptions, RuleSet,
+    SeekOptions, ServerMessage, Side,
 };
 
 const DAY_MS: u64 = 86_400_000;
@@ -21,17 +21,6 @@ fn server() -> Server {
     // Rooms nobody is in leave memory at once: the day runs out in the
     // store, where only the watch of overdue games finds it.
     players_server("correspondence", &fresh_db(), &["--idle-room-ms", "100"])
-}
-
-fn ultimate_by_days(days: u8) -> RoomOptions {
-    RoomOptions {
-        days: Some(days),
-        kind: Kind::Ultimate,
-        rules: RuleSet::Standard,
-        colour: ColourChoice::X,
-        clock: None,
-        rated: true,
-    }
 }
 
 /// `GET /api/me/playing` as the player with session `secret`.

@@ -19,10 +19,10 @@ use jwt_simple::prelude::{
     ECDSAP256PublicKeyLike, ES256PublicKey, NoCustomClaims, VerificationOptions,
 };
 use serde_json::{json, Value};
-use uttt_protocol::{ClientMessage, ColourChoice, Kind, RoomOptions, RuleSet, ServerMessage};
+use uttt_protocol::{ClientMessage, ServerMessage};
 
 use crate::support::api::{call, new_player, Reply, Who};
-use crate::support::client::{mv, Client};
+use crate::support::client::{mv, ultimate_by_days, Client};
 use crate::support::{challenge, fresh_db, players_server, skip, Server};
 
 /// One message as the push service took it.
@@ -190,17 +190,6 @@ fn signed_by(delivery: &Delivery, key: &str, service: &PushService) {
     assert_eq!(claims.subject.as_deref(), Some("mailto:push@example.org"));
 }
 
-fn by_days(days: u8) -> RoomOptions {
-    RoomOptions {
-        days: Some(days),
-        kind: Kind::Ultimate,
-        rules: RuleSet::Standard,
-        colour: ColourChoice::X,
-        clock: None,
-        rated: false,
-    }
-}
-
 fn server() -> Server {
     players_server(
         "push",
@@ -236,7 +225,7 @@ fn a_correspondence_game_is_told_to_each_players_browser_by_push() {
 
     // Ann challenges Bob to a game of a day a move: Bob is told.
     let mut a = Client::connect_as(server.addr, Some(ann.secret()));
-    let id = challenge(&mut a, by_days(1), &bob.name);
+    let id = challenge(&mut a, ultimate_by_days(1), &bob.name);
     let told = service.next();
     signed_by(&told, &key, &service);
     let challenged = bob.read(&told);
@@ -250,7 +239,7 @@ fn a_correspondence_game_is_told_to_each_players_browser_by_push() {
     a.until("the challenge's end", |m| {
         matches!(m, ServerMessage::ChallengeEnded { .. }).then_some(())
     });
-    let id = challenge(&mut a, by_days(1), &bob.name);
+    let id = challenge(&mut a, ultimate_by_days(1), &bob.name);
     assert!(service.quiet(), "a second challenge notice");
 
     // Bob accepts: Ann, X, is told it is her move.

@@ -281,3 +281,16 @@ fn read_timed_out(error: &tungstenite::Error) -> bool {
             if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut)
     )
 }
+
+/// A rated Ultimate game of `days` a move, its creator (or challenger)
+/// playing X.
+pub fn ultimate_by_days(days: u8) -> RoomOptions {
+    RoomOptions {
+        days: Some(days),
+        kind: uttt_protocol::Kind::Ultimate,
+        rules: uttt_protocol::RuleSet::Standard,
+        colour: uttt_protocol::ColourChoice::X,
+        clock: None,
+        rated: true,
+    }
+}
