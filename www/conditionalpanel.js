@@ -1,36 +1,27 @@
 // @ts-check
 // Conditional moves in the Online tab (docs/protocol.md, "Conditional
 // moves"; the lines are features/conditional.js's, the server plays them):
-// in a correspondence game, at the opponent's move, the player types the
-// opponent's move and their answer in the board's coordinates ("d4 b2";
-// more pairs make a longer line: "d4 b2 f4 d3"), each checked here by the
-// core from the position before it is sent; the kept lines are listed,
-// each with Remove. Shown in a game of days the player sits in, while it
-// is played.
+// in a correspondence game, at the opponent's move, the player plays the
+// opponent's move, their answer, and on, on a small analysis board from
+// the game's position (planboard.js) and keeps the line; or types it in
+// the board's coordinates ("d4 b2 f4 d3"), checked by the core from the
+// position before it is sent. The kept lines are listed, each with
+// Remove. Shown in a game of days the player sits in, while it is played.
 //
-// Hooks: `[data-conditional]` (the part), its field
-// `[data-conditional-input]`, `[data-action="conditional-add"]`, each kept
-// line `[data-conditional-line]` with `[data-action="conditional-remove"]`.
+// Hooks: `[data-conditional]` (the part), the small board's (planboard.js),
+// `[data-action="plan-keep"]` and the line played `[data-plan-line]`; the
+// field `[data-conditional-input]` and `[data-action="conditional-add"]`;
+// each kept line `[data-conditional-line]` with
+// `[data-action="conditional-remove"]`.
 
 import { t, onLangChange } from './i18n.js';
 import { el } from './dom.js';
 import { WebGame } from './wasm.js';
+import { createPlanBoard, pointName } from './planboard.js';
 
 /** Lines a seat may keep, and moves in one (the protocol's limits). */
 const MAX_LINES = 16;
 const MAX_PLIES = 12;
-
-/**
- * The name of `point` in the board's coordinates (Ultimate: a1 to i9;
- * Classic: a1 to c3).
- * @param {'ultimate' | 'classic'} kind
- * @param {import('./protocol').Point} point
- */
-export function pointName(kind, { board, cell }) {
-  const [col, row] =
-    kind === 'classic' ? [cell % 3, Math.floor(cell / 3)] : [(board % 3) * 3 + (cell % 3), Math.floor(board / 3) * 3 + Math.floor(cell / 3)];
-  return `${String.fromCharCode(97 + col)}${row + 1}`;
-}
 
 /**
  * The line `text` names from the position of `record`, as points; or the
@@ -73,7 +64,21 @@ export function createConditionalPanel(controller) {
   const form = el('form', { class: 'chat-form', novalidate: '' }, input, add);
   const problem = el('p', { class: 'hint', role: 'status' });
   const list = el('ul', { class: 'chat-lines' });
-  const node = el('section', { class: 'chat', 'data-conditional': '', hidden: '' }, heading, hint, form, problem, list);
+  const planned = el('p', { class: 'hint', 'data-plan-line': '' });
+  const keep = el('button', { type: 'button', class: 'btn small primary', 'data-action': 'plan-keep' });
+  const board = createPlanBoard(() => drawPlan());
+  const plan = el('div', { class: 'plan-part' }, board.node, planned, el('p', { class: 'online-actions' }, keep));
+  const node = el('section', { class: 'chat', 'data-conditional': '', hidden: '' }, heading, hint, plan, form, problem, list);
+
+  /** The line played on the small board, in words, and whether it may be kept. */
+  const drawPlan = () => {
+    const room = here();
+    const line = board.line();
+    const names = room ? line.map((point) => pointName(room.options.kind, point)) : [];
+    planned.textContent = names.length === 0 ? t('conditional.planHint') : t(line.length % 2 === 0 ? 'conditional.planned' : 'conditional.plannedTheirs', { line: names.join(' ') });
+    keep.textContent = t('conditional.keep');
+    keep.disabled = line.length < 2 || line.length % 2 !== 0;
+  };
 
   /** The room and seat, when the part applies: a game of days in play, seated. */
   const here = () => {
@@ -92,6 +97,10 @@ export function createConditionalPanel(controller) {
     input.placeholder = t('conditional.placeholder');
     add.textContent = t('conditional.add');
     form.hidden = !theirs || conditional.length >= MAX_LINES;
+    plan.hidden = form.hidden;
+    if (!plan.hidden) board.reset(room.record);
+    board.draw();
+    drawPlan();
     list.replaceChildren(
       ...conditional.map((line, i) => {
         const pairs = [];
@@ -105,6 +114,12 @@ export function createConditionalPanel(controller) {
     );
   };
 
+  keep.addEventListener('click', () => {
+    const line = board.line();
+    if (line.length < 2 || line.length % 2 !== 0) return;
+    const room = here();
+    if (controller.onlineConditional.set([...controller.onlineRoom().conditional, line]) && room) board.reset(room.record);
+  });
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const room = here();
