@@ -80,10 +80,19 @@ export function createConditionalPanel(controller) {
     keep.disabled = line.length < 2 || line.length % 2 !== 0;
   };
 
-  /** The room and seat, when the part applies: a game of days in play, seated. */
+  /** The room, when the part applies: a game of days in play, both seats taken, this page in one. */
   const here = () => {
     const { roomState, side } = controller.onlineRoom();
-    return roomState && side && roomState.options.days && !roomState.result ? roomState : null;
+    const begun = roomState && roomState.x !== 'empty' && roomState.o !== 'empty';
+    return begun && side && roomState.options.days && !roomState.result ? roomState : null;
+  };
+  /** The text sent last, cleared from the field once the server keeps it. */
+  let sent = '';
+  /** Keeps `line` with the others (one already kept is not kept twice); false when not connected. */
+  const keepLine = (line) => {
+    const kept = controller.onlineRoom().conditional;
+    const same = (a, b) => a.length === b.length && a.every((p, i) => p.board === b[i].board && p.cell === b[i].cell);
+    return kept.some((k) => same(k, line)) || controller.onlineConditional.set([...kept, line]);
   };
 
   const render = () => {
@@ -95,6 +104,7 @@ export function createConditionalPanel(controller) {
     heading.textContent = t('conditional.heading');
     hint.textContent = t(theirs ? 'conditional.hint' : 'conditional.yourMove');
     input.placeholder = t('conditional.placeholder');
+    input.setAttribute('aria-label', t('conditional.typed'));
     add.textContent = t('conditional.add');
     form.hidden = !theirs || conditional.length >= MAX_LINES;
     plan.hidden = form.hidden;
@@ -107,7 +117,7 @@ export function createConditionalPanel(controller) {
         for (let j = 0; j + 1 < line.length; j += 2) {
           pairs.push(t('conditional.pair', { theirs: pointName(room.options.kind, line[j]), mine: pointName(room.options.kind, line[j + 1]) }));
         }
-        const remove = el('button', { type: 'button', class: 'btn small', 'data-action': 'conditional-remove', text: t('conditional.remove') });
+        const remove = el('button', { type: 'button', class: 'btn small', 'data-action': 'conditional-remove', text: t('conditional.remove'), 'aria-label': t('conditional.removeLine', { line: pairs.join(t('conditional.then')) }) });
         remove.addEventListener('click', () => controller.onlineConditional.set(conditional.filter((_, k) => k !== i)));
         return el('li', { class: 'chat-line', 'data-conditional-line': '' }, el('span', { text: pairs.join(t('conditional.then')) }), ' ', remove);
       }),
@@ -118,7 +128,7 @@ export function createConditionalPanel(controller) {
     const line = board.line();
     if (line.length < 2 || line.length % 2 !== 0) return;
     const room = here();
-    if (controller.onlineConditional.set([...controller.onlineRoom().conditional, line]) && room) board.reset(room.record);
+    if (keepLine(line) && room) board.reset(room.record);
   });
   form.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -130,9 +140,13 @@ export function createConditionalPanel(controller) {
       return;
     }
     problem.textContent = '';
-    if (controller.onlineConditional.set([...controller.onlineRoom().conditional, read.line])) input.value = '';
+    if (keepLine(read.line)) sent = input.value;
+    else problem.textContent = t('conditional.offline');
   });
   controller.subscribe((change) => {
+    // The server kept what was typed: the field is free again.
+    if (change.cause === 'conditional' && sent && input.value === sent) input.value = '';
+    if (change.cause === 'conditional') sent = '';
     if (change.cause === 'conditional' || ('game' in change && change.cause === 'online')) render();
   });
   onLangChange(render);

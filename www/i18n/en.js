@@ -792,4 +792,7 @@ export default {
   'conditional.planHint': 'Play their move, then your answer, on the small board.',
   'conditional.planned': 'Line: {line}',
   'conditional.plannedTheirs': 'Line: {line} (now your answer)',
+  'conditional.offline': 'Not connected: the line is not kept. Try again in a moment.',
+  'conditional.removeLine': 'Remove {line}',
+  'conditional.typed': 'A line in the board’s coordinates',
 };

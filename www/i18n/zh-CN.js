@@ -779,4 +779,7 @@ export default {
   'conditional.planHint': '在小棋盘上先走对手的一步，再走你的应对。',
   'conditional.planned': '变化：{line}',
   'conditional.plannedTheirs': '变化：{line}（现在走你的应对）',
+  'conditional.offline': '未连接：此变化未保存。请稍后再试。',
+  'conditional.removeLine': '移除 {line}',
+  'conditional.typed': '用棋盘坐标输入的变化',
 };

@@ -27,6 +27,7 @@ use uttt_protocol::{write, ClientMessage, ErrorCode, Refusal, Role, RoomOptions,
 
 use crate::chat::{channel_of, store_report, Chat, Report, Said};
 use crate::clock::{epoch_ms, now_ms};
+use crate::conditional;
 use crate::pace::Pace;
 use crate::players::Player;
 use crate::push::{self, Push};
@@ -127,13 +128,11 @@ pub enum Command {
     /// which a suspended machine does not count, nor a step of the wall
     /// clock).
     Wake,
-    /// Player `player` is on vacation until `until` (none: back from it;
-    /// see [`Room::set_vacation`]).
+    /// Player `player`'s vacation changed: the room reads it from the
+    /// store (see [`Room::set_vacation`]).
     Vacation {
-        /// The player.
+        /// The player (their vacation is read from the store).
         player: i64,
-        /// When their vacation ends.
-        until: Option<u64>,
         /// Done (stored and told), or why not.
         reply: oneshot::Sender<Result<(), Refusal>>,
     },
@@ -355,38 +354,55 @@ impl Hub {
         reminded
     }
 
-    /// Tells each correspondence game in play of player `player` that they
-    /// are on vacation until `until` (none: back from it), reading back the
-    /// rooms not in memory, and returns once each has stored it; returns
-    /// how many were told. A room that cannot be reached or store it is
-    /// said in the log (its clock runs as it did).
-    pub async fn set_vacation(self: &Arc<Hub>, player: i64, until: Option<u64>) -> usize {
-        // Only correspondence games are listed whatever their last change.
-        let games = match self.store.playing(player, u64::MAX, MAX_PLAYING).await {
-            Ok(games) => games,
-            Err(e) => {
-                eprintln!("uttt-server: a vacation's games cannot be read: {e}");
-                return 0;
-            }
-        };
-        let mut told = 0;
-        for snapshot in games.into_iter().filter(|s| s.options.days.is_some()) {
-            let code = snapshot.code.clone();
-            let queue = match self.revive(snapshot) {
-                Ok(queue) => queue,
+    /// Tells each correspondence game in play of player `player`, at once
+    /// and in the background, that their vacation changed: each room reads
+    /// it from the store (so requests that cross never leave a room with
+    /// an older word) and stores its clock. A room not in memory is read
+    /// back; one that was just put away is read back once more. One that
+    /// cannot be told is said in the log (its clock runs as it did, and the
+    /// next change of the vacation tells it again).
+    pub fn tell_vacation(self: &Arc<Hub>, player: i64) {
+        let hub = Arc::clone(self);
+        tokio::spawn(async move {
+            // Only correspondence games are listed whatever their last change.
+            let games = match hub.store.playing(player, u64::MAX, MAX_PLAYING).await {
+                Ok(games) => games,
                 Err(e) => {
-                    eprintln!("uttt-server: room {code} is not told of a vacation: {e}");
-                    continue;
+                    eprintln!("uttt-server: a vacation's games cannot be read: {e}");
+                    return;
                 }
             };
-            let (reply, answer) = oneshot::channel();
-            let command = Command::Vacation {
-                player,
-                until,
-                reply,
+            let mut telling = tokio::task::JoinSet::new();
+            for snapshot in games.into_iter().filter(|s| s.options.days.is_some()) {
+                let hub = Arc::clone(&hub);
+                telling.spawn(async move { hub.vacation_to(snapshot, player).await });
+            }
+            while telling.join_next().await.is_some() {}
+        });
+    }
+
+    /// Tells room `snapshot` (read back if need be) that player `player`'s
+    /// vacation changed; once more, read anew, if it was just put away.
+    async fn vacation_to(self: &Arc<Hub>, snapshot: Snapshot, player: i64) {
+        let code = snapshot.code.clone();
+        let mut stored = Some(snapshot);
+        for _ in 0..2 {
+            let snapshot = match stored.take() {
+                Some(snapshot) => snapshot,
+                None => match self.store.load(&code).await {
+                    Ok(Some(snapshot)) => snapshot,
+                    _ => break,
+                },
             };
-            match ask(&queue, command, answer).await {
-                Ok(Ok(())) => told += 1,
+            let told = match self.revive(snapshot) {
+                Ok(queue) => {
+                    let (reply, answer) = oneshot::channel();
+                    ask(&queue, Command::Vacation { player, reply }, answer).await
+                }
+                Err(e) => Err(Refusal::new(ErrorCode::ServerError, e)),
+            };
+            match told {
+                Ok(Ok(())) => return,
                 Ok(Err(e)) | Err(e) => {
                     eprintln!(
                         "uttt-server: room {code} is not told of a vacation: {}",
@@ -395,7 +411,6 @@ impl Hub {
                 }
             }
         }
-        told
     }
 
     /// Player `player`'s games in play, as stored (every change is stored
@@ -686,6 +701,16 @@ impl Members {
         }
     }
 
+    /// Sends each seat whose conditional moves are no longer `before` its
+    /// lines as they stand.
+    fn tell_changed_lines(&self, room: &Room, before: &[conditional::Lines; 2]) {
+        for seat in 0..2u8 {
+            if room.conditional[usize::from(seat)] != before[usize::from(seat)] {
+                self.tell_seat(room, seat);
+            }
+        }
+    }
+
     /// Sends seat `seat`'s connections (only) the seat's conditional moves.
     fn tell_seat(&self, room: &Room, seat: u8) {
         let message = frame(&ServerMessage::Conditional {
@@ -782,7 +807,9 @@ async fn room_task(
         let command = tokio::select! {
             command = commands.recv() => command,
             () = tokio::time::sleep(wait.unwrap_or_default()), if wait.is_some() => {
-                if room.settle(clock_of(&room.options)) {
+                let now = clock_of(&room.options);
+                let planned = room.conditional.clone();
+                if room.settle(now) {
                     // The end of a game on time. Should the store refuse it,
                     // the result still stands here and is stored with the
                     // next change.
@@ -790,9 +817,15 @@ async fn room_task(
                         let game = room.game_number;
                         stakes::update(&hub.store, &mut room, game, false, false).await;
                         broadcast(&mut room, &mut members);
+                        members.tell_changed_lines(&room, &planned);
                         notify(&hub, &mut told, &saved);
                         watchers.told(Instant::now());
                     }
+                } else if room.vacations_over(now) {
+                    // A vacation ended: the clock runs again, for all to see.
+                    let _ = persist(&hub, &room, &mut saved).await;
+                    broadcast(&mut room, &mut members);
+                    watchers.told(Instant::now());
                 }
                 continue;
             }
@@ -812,10 +845,12 @@ async fn room_task(
         let Some(command) = command else { break };
         // A flag that fell since the timer last woke ends the game before
         // the command is weighed, and is stored and told whatever its fate.
+        let planned = room.conditional.clone();
         if room.settle(clock_of(&room.options)) && persist(&hub, &room, &mut saved).await.is_ok() {
             let game = room.game_number;
             stakes::update(&hub.store, &mut room, game, false, false).await;
             broadcast(&mut room, &mut members);
+            members.tell_changed_lines(&room, &planned);
             notify(&hub, &mut told, &saved);
             watchers.told(Instant::now());
         }
@@ -843,9 +878,12 @@ async fn room_task(
             eprintln!("uttt-server: room {} stays stored: {e}", room.code);
         }
     } else {
-        // Leaving memory: the running clock's time so far is stored with it.
+        // Leaving memory: the running clock's time so far is stored with it,
+        // and a change stored only now (an end the store refused before) is told.
         room.charge_clock(clock_of(&room.options));
-        let _ = persist(&hub, &room, &mut saved).await;
+        if persist(&hub, &room, &mut saved).await.is_ok() {
+            notify(&hub, &mut told, &saved);
+        }
         drop(guard);
     }
     // Commands that reached the queue as the room left memory: told to try
@@ -1061,8 +1099,8 @@ async fn handle(
                 );
                 if role == Role::Spectator {
                     tell_one(room, members, conn);
-                } else if !room.conditional[usize::from(role == Role::Seat1)].is_empty() {
-                    // Back in the seat: its conditional moves, to it alone.
+                } else if room.by_days() {
+                    // In the seat: its conditional moves (none too), to it alone.
                     let lines = room.conditional[usize::from(role == Role::Seat1)].clone();
                     members.send(conn, &ServerMessage::Conditional { lines });
                 }
@@ -1102,16 +1140,12 @@ async fn handle(
             if result.is_ok() {
                 // Each seat hears its own conditional moves when they
                 // change (the setter always); nobody else ever does.
-                for seat in 0..2u8 {
-                    let mine =
-                        matches!(members.role(conn), Ok(r) if r == seat_role(usize::from(seat)));
-                    let asked = planned && mine;
-                    if asked
-                        || room.conditional[usize::from(seat)] != planned_before[usize::from(seat)]
-                    {
-                        members.tell_seat(room, seat);
+                if planned {
+                    if let Ok(role) = members.role(conn) {
+                        members.tell_seat(room, u8::from(role == Role::Seat1));
                     }
                 }
+                members.tell_changed_lines(room, &planned_before);
             }
             let tell = match (&result, planned) {
                 // Nothing others see changed.
@@ -1136,11 +1170,18 @@ async fn handle(
         },
         // Settled before it was handled.
         Command::Wake => Tell::Nobody,
-        Command::Vacation {
-            player,
-            until,
-            reply,
-        } => {
+        Command::Vacation { player, reply } => {
+            let until = match hub
+                .store
+                .read(move |c| crate::vacation::until_of(c, player))
+                .await
+            {
+                Ok(until) => until,
+                Err(e) => {
+                    let _ = reply.send(Err(store_failed(&e)));
+                    return Tell::Nobody;
+                }
+            };
             if !room.set_vacation(player, until, now) {
                 let _ = reply.send(Ok(()));
                 return Tell::Nobody;

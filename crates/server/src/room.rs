@@ -303,16 +303,32 @@ impl Room {
     /// its player's vacation while they are on one (a correspondence game;
     /// see [`Room::set_vacation`]).
     fn runs_from(&self, now: u64) -> u64 {
-        let seat = self.running().map(|side| {
-            if side == Side::X {
-                self.x_seat
-            } else {
-                self.x_seat ^ 1
-            }
-        });
-        seat.and_then(|s| self.seats[usize::from(s)].as_ref()?.vacation)
+        self.running()
+            .and_then(|side| self.seats[self.seat_of(side)].as_ref()?.vacation)
             .filter(|&until| until > now && self.by_days())
             .unwrap_or(now)
+    }
+
+    /// The seat that plays `side` in this game.
+    fn seat_of(&self, side: Side) -> usize {
+        usize::from(if side == Side::X {
+            self.x_seat
+        } else {
+            self.x_seat ^ 1
+        })
+    }
+
+    /// Forgets the vacations that ended by `now`; whether there were any
+    /// (the players hear their clock runs again).
+    pub fn vacations_over(&mut self, now: u64) -> bool {
+        let mut over = false;
+        for seat in self.seats.iter_mut().flatten() {
+            if seat.vacation.is_some_and(|until| until <= now) {
+                seat.vacation = None;
+                over = true;
+            }
+        }
+        over
     }
 
     /// Starts the side to move's clock at `now` (or at the end of its
@@ -431,7 +447,9 @@ impl Room {
                     .map(|t| t + self.grace_ms)
             })
             .min();
-        [flag, away].into_iter().flatten().min()
+        // A vacation's end: the players hear the clock runs again.
+        let back = self.seats.iter().flatten().filter_map(|s| s.vacation).min();
+        [flag, away, back].into_iter().flatten().min()
     }
 
     /// Stops the clock and records the result.
@@ -466,31 +484,26 @@ impl Room {
 
     /// The opponent's move `played` is answered at once by the
     /// conditional moves of the seat now to move, if a line of theirs
-    /// begins with it (and so on, while answers meet lines); the lines
-    /// that do not are over.
-    fn answer_conditionals(&mut self, mut played: Point, now: u64) {
-        while self.in_play() {
-            let side = self.game.to_move();
-            let seat = usize::from(if side == Side::X {
-                self.x_seat
-            } else {
-                self.x_seat ^ 1
-            });
-            let lines = std::mem::take(&mut self.conditional[seat]);
-            let (Some(answer), left) = conditional::answer(lines, played) else {
-                return;
-            };
-            self.conditional[seat] = left;
-            let ply = self.game.ply();
-            if self
-                .play(side, ply, answer.board, answer.cell, now)
-                .is_err()
-            {
-                // Checked when kept; should the game differ, the lines end.
-                self.conditional[seat].clear();
-                return;
-            }
-            played = answer;
+    /// begins with it; the lines that do not are over. (Only the side not
+    /// to move keeps lines, so an answer never meets another's.)
+    fn answer_conditionals(&mut self, played: Point, now: u64) {
+        if !self.in_play() {
+            return;
+        }
+        let side = self.game.to_move();
+        let seat = self.seat_of(side);
+        let lines = std::mem::take(&mut self.conditional[seat]);
+        let (Some(answer), left) = conditional::answer(lines, played) else {
+            return;
+        };
+        self.conditional[seat] = left;
+        let ply = self.game.ply();
+        if self
+            .play(side, ply, answer.board, answer.cell, now)
+            .is_err()
+        {
+            // Checked when kept; should the game differ, the lines end.
+            self.conditional[seat].clear();
         }
     }
 
@@ -647,6 +660,10 @@ impl Room {
             self.game = OnlineGame::new(self.options.kind, self.options.rules);
             self.clock = new_clock(&self.options);
             self.conditional = Default::default();
+            // A game begun during a vacation runs as usual.
+            for seat in self.seats.iter_mut().flatten() {
+                seat.vacation = None;
+            }
             self.start_clock(now);
             self.restart_absences(now);
             self.result = None;
@@ -659,25 +676,13 @@ impl Room {
     /// The room as clients see it at `now`.
     #[must_use]
     pub fn state(&self, now: u64) -> RoomState {
-        let presence = |side: Side| {
-            let seat = if side == Side::X {
-                self.x_seat
-            } else {
-                self.x_seat ^ 1
-            };
-            match &self.seats[usize::from(seat)] {
-                None => Presence::Empty,
-                Some(s) if s.connections > 0 => Presence::Connected,
-                Some(_) => Presence::Disconnected,
-            }
+        let presence = |side: Side| match &self.seats[self.seat_of(side)] {
+            None => Presence::Empty,
+            Some(s) if s.connections > 0 => Presence::Connected,
+            Some(_) => Presence::Disconnected,
         };
         let name = |side: Side| {
-            let seat = if side == Side::X {
-                self.x_seat
-            } else {
-                self.x_seat ^ 1
-            };
-            self.seats[usize::from(seat)]
+            self.seats[self.seat_of(side)]
                 .as_ref()
                 .and_then(|s| s.player.as_ref())
                 .map(|p| p.name.clone())

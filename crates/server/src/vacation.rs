@@ -121,6 +121,15 @@ fn read(connection: &Connection, player: i64) -> Result<Standing, String> {
         .map_err(|e| format!("cannot read the vacation: {e}"))
 }
 
+/// When player `player`'s vacation ends, as stored (none: never taken, or
+/// back from it; a time past: over).
+///
+/// # Errors
+/// When the database cannot be read.
+pub fn until_of(connection: &Connection, player: i64) -> Result<Option<u64>, String> {
+    read(connection, player).map(|s| s.until)
+}
+
 fn write(connection: &Connection, player: i64, s: Standing) -> Result<(), String> {
     connection
         .execute(
@@ -183,7 +192,7 @@ async fn change(
         .await;
     match kept {
         Ok(Ok(s)) => {
-            app.hub.set_vacation(player, s.away_until(now)).await;
+            app.hub.tell_vacation(player);
             answer(&s, now)
         }
         Ok(Err(refused)) => refused.into_response(),

@@ -373,8 +373,9 @@ async fn connection(
     }
 }
 
-/// Whether `text` is a frame only a room's member may send (a move, a
-/// resignation, a chat line ...).
+/// Whether `text` is a frame that waits for a pairing under way: one only
+/// a room's member may send (a move, a chat line ...), but `leave`, which
+/// would give up the game the pairing just made.
 fn needs_room(text: &str) -> bool {
     matches!(
         read_client(text),
@@ -383,9 +384,9 @@ fn needs_room(text: &str) -> bool {
             | ClientMessage::OfferDraw {}
             | ClientMessage::DeclineDraw {}
             | ClientMessage::Rematch {}
-            | ClientMessage::Leave {}
             | ClientMessage::Chat { .. }
-            | ClientMessage::ReportChat { .. })
+            | ClientMessage::ReportChat { .. }
+            | ClientMessage::Conditional { .. })
     )
 }
 
@@ -779,8 +780,6 @@ impl Connection {
         Ok(None)
     }
 
-    /// Now in a room: only the room holds the outbox's sender, and the
-    /// place among those waiting goes to the next.
     /// Takes the pairing's answer: its room, or the frame that says why
     /// there is none (sent to `socket`); false when the socket is gone.
     async fn paired(
@@ -810,6 +809,8 @@ impl Connection {
         send(socket, Utf8Bytes::from(write(&frame))).await
     }
 
+    /// Now in a room: only the room holds the outbox's sender, and the
+    /// place among those waiting goes to the next.
     fn enter(&mut self, member: Membership) {
         self.member = Some(member);
         self.out = None;
