@@ -57,18 +57,18 @@ export function readLine(record, kind, text) {
  * @param {Controller} controller
  */
 export function createConditionalPanel(controller) {
-  const heading = el('h4', { class: 'chat-heading' });
+  const heading = el('h4', { class: 'conditional-heading' });
   const hint = el('p', { class: 'hint' });
-  const input = el('input', { type: 'text', maxlength: '60', autocomplete: 'off', spellcheck: 'false', autocapitalize: 'off', 'data-conditional-input': '' });
+  const input = el('input', { type: 'text', class: 'conditional-text', maxlength: '60', autocomplete: 'off', spellcheck: 'false', autocapitalize: 'off', 'data-conditional-input': '' });
   const add = el('button', { type: 'submit', class: 'btn small', 'data-action': 'conditional-add' });
-  const form = el('form', { class: 'chat-form', novalidate: '' }, input, add);
+  const form = el('form', { class: 'conditional-form', novalidate: '' }, input, add);
   const problem = el('p', { class: 'hint', role: 'status' });
-  const list = el('ul', { class: 'chat-lines' });
+  const list = el('ul', { class: 'conditional-lines' });
   const planned = el('p', { class: 'hint', 'data-plan-line': '' });
   const keep = el('button', { type: 'button', class: 'btn small primary', 'data-action': 'plan-keep' });
   const board = createPlanBoard(() => drawPlan());
   const plan = el('div', { class: 'plan-part' }, board.node, planned, el('p', { class: 'online-actions' }, keep));
-  const node = el('section', { class: 'chat', 'data-conditional': '', hidden: '' }, heading, hint, plan, form, problem, list);
+  const node = el('section', { class: 'conditional', 'data-conditional': '', hidden: '' }, heading, hint, plan, form, problem, list);
 
   /** The line played on the small board, in words, and whether it may be kept. */
   const drawPlan = () => {
@@ -119,7 +119,7 @@ export function createConditionalPanel(controller) {
         }
         const remove = el('button', { type: 'button', class: 'btn small', 'data-action': 'conditional-remove', text: t('conditional.remove'), 'aria-label': t('conditional.removeLine', { line: pairs.join(t('conditional.then')) }) });
         remove.addEventListener('click', () => controller.onlineConditional.set(conditional.filter((_, k) => k !== i)));
-        return el('li', { class: 'chat-line', 'data-conditional-line': '' }, el('span', { text: pairs.join(t('conditional.then')) }), ' ', remove);
+        return el('li', { class: 'conditional-line', 'data-conditional-line': '' }, el('span', { text: pairs.join(t('conditional.then')) }), ' ', remove);
       }),
     );
   };
