@@ -612,7 +612,10 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Snapshot> {
         rematch: [rematch & 1 != 0, rematch & 2 != 0],
         players: [(12, 13), (14, 15)].map(|(id, name)| seat_player(r, id, name)),
         deadline: r.get::<_, Option<i64>>(16)?.map(ms),
-        vacation: [17, 18].map(|i| r.get::<_, Option<i64>>(i).ok().flatten().map(ms)),
+        vacation: [
+            r.get::<_, Option<i64>>(17)?.map(ms),
+            r.get::<_, Option<i64>>(18)?.map(ms),
+        ],
         conditional: [conditional(r, 19)?, conditional(r, 20)?],
     })
 }
