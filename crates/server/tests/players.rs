@@ -3,7 +3,7 @@
 
 use crate::support::api::{json, player, secret, sign_up, signed_up, status};
 use crate::support::client::{classic, mv, Client};
-use crate::support::{fresh_db, header, small_site, Server};
+use crate::support::{fresh_db, header, rated_classic, rated_room, small_site, Server};
 use std::io::{Read, Write};
 use std::time::Duration;
 
@@ -327,32 +327,6 @@ fn a_signed_in_player_holds_their_seat_by_name_and_keeps_it_across_a_restart() {
     let state = back.state(|s| s.record == "classic:b2");
     assert_eq!(state.x_name.as_deref(), Some(ann_name.as_str()));
     assert_eq!(state.o_name.as_deref(), Some(bob_name.as_str()));
-}
-
-fn rated_classic() -> uttt_protocol::RoomOptions {
-    uttt_protocol::RoomOptions {
-        days: None,
-        clock: Some(uttt_protocol::ClockSetting {
-            initial: 180,
-            increment: 2,
-        }),
-        rated: true,
-        ..classic()
-    }
-}
-
-/// A rated Classic room between `x` and `o` (sessions), both seated.
-fn rated_room(server: &Server, x: &str, o: &str) -> (Client, Client) {
-    let mut a = Client::connect_as(server.addr, Some(x));
-    a.send(&ClientMessage::Create {
-        options: rated_classic(),
-    });
-    let (room, _, _) = a.joined();
-    let mut b = Client::connect_as(server.addr, Some(o));
-    b.send(&ClientMessage::Join { room, token: None });
-    assert_eq!(b.joined().1, Role::Seat1);
-    a.state(|s| s.o_name.is_some());
-    (a, b)
 }
 
 #[test]

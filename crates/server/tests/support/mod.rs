@@ -271,10 +271,9 @@ pub fn seated(server: &Server, options: RoomOptions) -> (Client, Client, String,
     (a, b, room, [token_a.unwrap(), token_b.unwrap()])
 }
 
-/// Plays a rated Classic game between the sessions `x` and `o` that X
-/// wins on c1-b2-a3.
-pub fn rated_win(server: &Server, x: &str, o: &str) {
-    let options = RoomOptions {
+/// A rated Classic game of 3+2.
+pub fn rated_classic() -> RoomOptions {
+    RoomOptions {
         days: None,
         clock: Some(uttt_protocol::ClockSetting {
             initial: 180,
@@ -282,14 +281,27 @@ pub fn rated_win(server: &Server, x: &str, o: &str) {
         }),
         rated: true,
         ..classic()
-    };
+    }
+}
+
+/// A rated Classic room between `x` and `o` (sessions), both seated.
+pub fn rated_room(server: &Server, x: &str, o: &str) -> (Client, Client) {
     let mut a = Client::connect_as(server.addr, Some(x));
-    a.send(&ClientMessage::Create { options });
+    a.send(&ClientMessage::Create {
+        options: rated_classic(),
+    });
     let (room, _, _) = a.joined();
     let mut b = Client::connect_as(server.addr, Some(o));
     b.send(&ClientMessage::Join { room, token: None });
     assert_eq!(b.joined().1, Role::Seat1);
     a.state(|s| s.o_name.is_some());
+    (a, b)
+}
+
+/// Plays a rated Classic game between the sessions `x` and `o` that X
+/// wins on c1-b2-a3.
+pub fn rated_win(server: &Server, x: &str, o: &str) {
+    let (mut a, mut b) = rated_room(server, x, o);
     let mut last = None;
     for (ply, cell) in [4, 0, 2, 1, 6].into_iter().enumerate() {
         let mover = if ply % 2 == 0 { &mut a } else { &mut b };
