@@ -701,11 +701,14 @@ impl Members {
         }
     }
 
-    /// Sends each seat whose conditional moves are no longer `before` its
-    /// lines as they stand.
-    fn tell_changed_lines(&self, room: &Room, before: &[conditional::Lines; 2]) {
+    /// Sends each seat whose conditional moves are no longer `before`, and
+    /// seat `asked` (one that set them) whatever they are, its lines as
+    /// they stand; once each.
+    fn tell_changed_lines(&self, room: &Room, before: &[conditional::Lines; 2], asked: Option<u8>) {
         for seat in 0..2u8 {
-            if room.conditional[usize::from(seat)] != before[usize::from(seat)] {
+            if asked == Some(seat)
+                || room.conditional[usize::from(seat)] != before[usize::from(seat)]
+            {
                 self.tell_seat(room, seat);
             }
         }
@@ -814,11 +817,7 @@ async fn room_task(
                     // the result still stands here and is stored with the
                     // next change.
                     if persist(&hub, &room, &mut saved).await.is_ok() || room.result.is_some() {
-                        let game = room.game_number;
-                        stakes::update(&hub.store, &mut room, game, false, false).await;
-                        broadcast(&mut room, &mut members);
-                        members.tell_changed_lines(&room, &planned);
-                        notify(&hub, &mut told, &saved);
+                        tell_ended(&hub, (&mut room, &mut members), &planned, (&saved, &mut told)).await;
                         watchers.told(Instant::now());
                     }
                 } else if room.vacations_over(now) {
@@ -847,11 +846,13 @@ async fn room_task(
         // the command is weighed, and is stored and told whatever its fate.
         let planned = room.conditional.clone();
         if room.settle(clock_of(&room.options)) && persist(&hub, &room, &mut saved).await.is_ok() {
-            let game = room.game_number;
-            stakes::update(&hub.store, &mut room, game, false, false).await;
-            broadcast(&mut room, &mut members);
-            members.tell_changed_lines(&room, &planned);
-            notify(&hub, &mut told, &saved);
+            tell_ended(
+                &hub,
+                (&mut room, &mut members),
+                &planned,
+                (&saved, &mut told),
+            )
+            .await;
             watchers.told(Instant::now());
         }
         let parts = (&mut room, &mut members, &mut saved, &mut chat);
@@ -997,6 +998,23 @@ async fn persist(hub: &Hub, room: &Room, saved: &mut Snapshot) -> Result<(), Ref
     Ok(())
 }
 
+/// What follows a game's end on time, once stored (or refused by the
+/// store, the result standing): its stakes brought up to date, the state
+/// to everyone, each seat whose conditional moves `planned` ended with it
+/// told so, and the players told by push.
+async fn tell_ended(
+    hub: &Hub,
+    (room, members): (&mut Room, &mut Members),
+    planned: &[conditional::Lines; 2],
+    (saved, told): (&Snapshot, &mut Snapshot),
+) {
+    let game = room.game_number;
+    stakes::update(&hub.store, room, game, false, false).await;
+    broadcast(room, members);
+    members.tell_changed_lines(room, planned, None);
+    notify(hub, told, saved);
+}
+
 /// Tells the players by push what changed since `told` (what they were
 /// last told of, as stored) now that `saved` is stored and told: only
 /// changes that stand, never one taken back.
@@ -1140,12 +1158,12 @@ async fn handle(
             if result.is_ok() {
                 // Each seat hears its own conditional moves when they
                 // change (the setter always); nobody else ever does.
-                if planned {
-                    if let Ok(role) = members.role(conn) {
-                        members.tell_seat(room, u8::from(role == Role::Seat1));
-                    }
-                }
-                members.tell_changed_lines(room, &planned_before);
+                let asked = members
+                    .role(conn)
+                    .ok()
+                    .filter(|_| planned)
+                    .map(|role| u8::from(role == Role::Seat1));
+                members.tell_changed_lines(room, &planned_before, asked);
             }
             let tell = match (&result, planned) {
                 // Nothing others see changed.

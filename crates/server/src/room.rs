@@ -359,10 +359,7 @@ impl Room {
         if changed && self.running().is_some() {
             // The time run so far is charged; the clock runs on from the
             // vacation's end, or from now.
-            let running = self.running();
-            if let (Some(side), Some(clock)) = (running, self.clock.as_mut()) {
-                clock.left[index(side)] = clock.left_at(side, running, now);
-            }
+            self.charge_clock(now);
             self.start_clock(now);
         }
         changed
