@@ -163,7 +163,10 @@ test('the overlay\'s survey gives way to the AI\'s search, and the page stays re
     const sent = messages.find((m) => m.dir === 'out' && m.type === 'search');
     const at = (type) => messages.find((m) => m.dir === 'in' && m.type === type && m.id === sent.id)?.at;
     const result = at('result');
-    const surveyedMeanwhile = messages.filter((m) => m.dir === 'in' && m.type === 'survey' && m.at > sent.at && m.at < result).length;
+    // From `started`, which the worker sends once it took the search up: a
+    // survey report it posted at the end of a slice before it read the
+    // request is still on its way when the page sends it, and comes after.
+    const surveyedMeanwhile = messages.filter((m) => m.dir === 'in' && m.type === 'survey' && m.at > at('started') && m.at < result).length;
     return { ms, waitMs: Math.round(at('started') - sent.at), searchMs: Math.round(result - at('started')), surveyedMeanwhile };
   };
   const off = await reply();
